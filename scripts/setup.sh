@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Set up tablecam on a fresh Debian (or Raspberry Pi OS) machine: the Debian packages it
+# uses (card art, espeak-ng, Chromium for the dashboard tests, shellcheck and systemd for
+# the hardware checks), then a virtual environment in .venv with tablecam and its
+# development tools.  Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(
+  python3 python3-venv python3-pip
+  kdegames-card-data-kf5 gnome-cards-data   # card artwork for the renderer and training
+  espeak-ng sox                             # speech, and measuring it in tests
+  chromium chromium-driver                  # headless browser for the dashboard tests
+  shellcheck systemd                        # checks of hardware/install.sh and the unit
+  fonts-dejavu-core
+)
+missing=()
+for package in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "setup: installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[dev]'
+echo "setup: ready (.venv/bin/tablecam)"

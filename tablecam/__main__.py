@@ -1,0 +1,5 @@
+import sys
+
+from tablecam.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``tablecam`` subcommand (see ``tablecam.cli``)."""
