@@ -1,0 +1,68 @@
+"""``tablecam bench``: speed and memory figures for each stage, printed as a table.
+
+Each stage keeps its benchmarks in a ``bench`` module next to its code, exposing
+``BENCHMARKS: dict[str, Callable[[bool], list[Figure]]]`` (the flag asks for a quick
+run).  Figures are printed, never asserted: the README records them with this command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from tablecam.bench import Figure
+from tablecam.errors import TablecamError
+
+HELP = "measure speed and memory of each stage (rules, render, reader, pipeline, speech)"
+
+BENCH_MODULES = (
+    "tablecam.rules.bench",
+    "tablecam.render.bench",
+    "tablecam.reading.bench",
+    "tablecam.tracking.bench",
+    "tablecam.announce.bench",
+    "tablecam.dashboard.bench",
+)
+
+
+def available() -> dict[str, Callable[[bool], list[Figure]]]:
+    found: dict[str, Callable[[bool], list[Figure]]] = {}
+    for name in BENCH_MODULES:
+        if importlib.util.find_spec(name) is None:
+            continue
+        module: Any = importlib.import_module(name)
+        found.update(module.BENCHMARKS)
+    return found
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("names", nargs="*", metavar="NAME",
+                        help="benchmarks to run (default: all); see --list")
+    parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
+    parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
+    parser.add_argument("--json", action="store_true", help="one JSON object per figure")
+
+
+def run(args: argparse.Namespace) -> int:
+    benchmarks = available()
+    if args.list:
+        for name in benchmarks:
+            print(name)
+        return 0
+    unknown = [n for n in args.names if n not in benchmarks]
+    if unknown:
+        raise TablecamError(
+            f"no benchmark named {', '.join(unknown)}; choose from {', '.join(benchmarks)}")
+    for name in args.names or list(benchmarks):
+        for figure in benchmarks[name](args.quick):
+            if args.json:
+                print(json.dumps({"bench": name, **figure.as_dict()}))
+            else:
+                print(f"{name:>10}  {figure.label:<48} {figure.value:>12.2f} {figure.unit}")
+            sys.stdout.flush()
+    return 0

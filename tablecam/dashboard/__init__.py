@@ -1,0 +1,1 @@
+"""dashboard stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""geometry stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""reading stage of tablecam (see docs/ARCHITECTURE.md)."""

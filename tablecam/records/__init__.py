@@ -1,0 +1,1 @@
+"""records stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""referee stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""render stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""rules stage of tablecam (see docs/ARCHITECTURE.md)."""

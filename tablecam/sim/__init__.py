@@ -1,0 +1,1 @@
+"""sim stage of tablecam (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,1 @@
+"""tracking stage of tablecam (see docs/ARCHITECTURE.md)."""
