@@ -1,0 +1,51 @@
+"""The canonical view of one card that the finder hands to the classifier.
+
+A card found in a frame is given by its four corners, clockwise from the top left
+of the card as it lies (portrait: the long side runs top to bottom).  ``warp_card``
+maps it to a ``CARD_W`` x ``CARD_H`` upright image, so that the classifier sees every
+card at one size whatever the camera height, tilt or rotation.  A card lying upside
+down warps to the card turned 180 degrees; the indices sit in both corners, so the
+classifier is trained on both.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+CARD_W: Final = 100
+CARD_H: Final = 140
+
+_TARGET: Final = np.array(
+    [[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]], dtype=np.float32)
+
+
+def order_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """Order four points clockwise from the top left of a portrait card.
+
+    The first edge (top) is a short side; of the two short sides, the one nearer the
+    top of the image is taken as the card's top.
+    """
+    pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    sides = np.linalg.norm(np.roll(pts, -1, axis=0) - pts, axis=1)
+    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    candidates = [start, start + 2]
+    # of the two short edges, start at the one whose midpoint is higher in the image
+    mids = [(pts[i % 4, 1] + pts[(i + 1) % 4, 1]) / 2 for i in candidates]
+    first = candidates[int(np.argmin(mids))] % 4
+    return np.roll(pts, -first, axis=0)
+
+
+def warp_card(image: npt.NDArray[np.uint8], corners: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """The card at ``corners`` (clockwise from its top left) as a CARD_H x CARD_W image."""
+    src = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    matrix = cv2.getPerspectiveTransform(src, _TARGET)
+    warped = cv2.warpPerspective(
+        image, matrix, (CARD_W, CARD_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(warped, dtype=np.uint8)
