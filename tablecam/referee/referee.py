@@ -1,0 +1,376 @@
+"""The referee: judges table events and button presses, and says what happened.
+
+The tracker reports what the camera saw (deals, spits, plays, reveals, moves,
+takebacks); the referee checks each against the rules, keeps exact counts, and
+decides what only a referee can: illegal plays, "Spit!" when nobody can move,
+the end of a round, who takes which pile after the slaps, each player's count for
+the next round, and the end of the game.  It never reads a clock: every decision
+carries the time of the event or press that caused it, so a game log replays to the
+same calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from tablecam.cards import Card
+from tablecam.events import (
+    SEATS,
+    AnyEvent,
+    Button,
+    Deal,
+    Event,
+    GameEnd,
+    Illegal,
+    Move,
+    Pile,
+    Play,
+    Reveal,
+    RoundEnd,
+    RoundSummary,
+    Seat,
+    Spit,
+    Stall,
+    TableauView,
+    Take,
+    Takeback,
+    other_pile,
+    other_seat,
+)
+from tablecam.inputs import ButtonPress
+from tablecam.referee.table import TableModel, columns_for
+
+Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
+
+# Each player spits onto the centre pile on their own right, as the camera sees it.
+OWN_RIGHT_PILE: dict[Seat, Pile] = {"A": "right", "B": "left"}
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeRules:
+    """The variants a table chooses (RULES.md), and the referee's timing tolerances."""
+
+    take: Literal["winner_chooses", "slap_race"] = "winner_chooses"
+    one_hand: bool = True
+    first_round_cards: int = 26
+    slap_tie_window: float = 0.005
+    two_cards_window: float = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One output of the referee: an event for the log and/or a sentence to announce."""
+
+    t: float
+    event: AnyEvent | None = None
+    say: str | None = None
+
+
+def _name(seat: Seat) -> str:
+    return f"player {seat}"
+
+
+def _sentence(text: str) -> str:
+    """Capitalise the first letter only (``str.capitalize`` would lower the seat letter)."""
+    return text[:1].upper() + text[1:]
+
+
+class Referee:
+    """Judges one game of Spit from table events and button presses."""
+
+    def __init__(self, rules: RefereeRules | None = None) -> None:
+        self.rules = rules or RefereeRules()
+        self.round = 0
+        self.phase: Phase = "waiting_deal"
+        self.counts: dict[Seat, int] = {s: self.rules.first_round_cards for s in SEATS}
+        self.table = TableModel()
+        self.round_winner: Seat | None = None
+        self.spit_pile: dict[Seat, Pile] = dict(OWN_RIGHT_PILE)
+        self._pending_slaps: list[ButtonPress] = []
+        self._played_from: dict[Card, tuple[Seat, int]] = {}
+        self._last_play: dict[Seat, float] = {}
+        self._last_to_centre: Seat | None = None
+        self._busy = False
+
+    # ------------------------------------------------------------------ table events
+    def observe(self, event: AnyEvent) -> list[Call]:
+        """Judge one table event (from the tracker or a log) and return the calls it causes."""
+        if self.phase == "game_over" and not isinstance(event, Button):
+            return []
+        match event:
+            case Deal():
+                return self._deal(event)
+            case Spit():
+                return self._spit(event)
+            case Play():
+                return self._play(event)
+            case Reveal():
+                return self._reveal(event)
+            case Move():
+                return self._move(event)
+            case Takeback():
+                return self._takeback(event)
+            case Button(button="spit"):
+                return self.press(ButtonPress(event.t, "spit"))
+            case Button(button="slap", player=player):
+                return self.press(ButtonPress(event.t, "slap", player))
+            case _:
+                return []  # the referee's own decisions are not inputs
+
+    def _stamp(self, event: Event) -> AnyEvent:
+        stamped: AnyEvent = dataclasses.replace(event, round=max(self.round, 1))  # type: ignore[assignment]
+        return stamped
+
+    def _deal(self, event: Deal) -> list[Call]:
+        calls: list[Call] = []
+        if self.phase in ("dealt", "playing", "stalled"):
+            calls.append(Call(event.t, None, f"A new deal before round {self.round} ended; starting a new round."))
+        self.round += 1
+        self.round_winner = None
+        self._pending_slaps.clear()
+        self._played_from.clear()
+        self._last_play.clear()
+        self._last_to_centre = None
+        self.spit_pile = dict(OWN_RIGHT_PILE)
+        up: dict[Seat, tuple[Card | None, ...]] = {}
+        for seat in SEATS:
+            view = event.players[seat]
+            expected = columns_for(self.counts[seat])
+            if view.columns != expected:
+                calls.append(Call(event.t, None, (
+                    f"The deal does not match: {_name(seat)} has {self.counts[seat]} cards and "
+                    f"should lay {expected} columns, not {view.columns}.")))
+            up[seat] = tuple(view.up[:expected]) + (None,) * max(0, expected - len(view.up))
+        self.table.deal(self.counts, up)
+        players = {
+            s: TableauView(len(self.table.sides[s].columns), self.table.sides[s].spit, up[s])
+            for s in SEATS
+        }
+        self.phase = "dealt"
+        deal = Deal(event.t, self.round, players)
+        calls.insert(0, Call(event.t, deal, (
+            f"Round {self.round}: player A has {self.counts['A']} cards, "
+            f"player B has {self.counts['B']}.")))
+        return calls
+
+    def _spit(self, event: Spit) -> list[Call]:
+        if self.phase in ("waiting_deal", "round_over"):
+            return [Call(event.t, None, "Spit cards were turned up outside of play; ignoring them.")]
+        feeders = [s for s in SEATS if self.table.sides[s].spit > 0]
+        for pile, card in event.cards.items():
+            feeder = next((s for s in feeders if self.spit_pile[s] == pile), None)
+            if feeder is None and len(feeders) == 1:
+                feeder = feeders[0]
+                self.spit_pile[feeder] = pile  # spitting alone: that pile from now on
+            if feeder is not None:
+                self.table.sides[feeder].spit -= 1
+                feeders.remove(feeder)
+            self.table.piles[pile].append(card)
+        self.phase = "playing"
+        return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
+
+    def _play(self, event: Play) -> list[Call]:
+        calls: list[Call] = []
+        seat, card, pile = event.player, event.card, event.pile
+        column = event.column
+        if card is not None:
+            column = self.table.find_top(seat, card) or column
+        top = self.table.top(pile)
+        reason: str | None = None
+        if self.phase == "dealt" or top is None:
+            reason = f"the {pile} pile has no spit card yet"
+        elif card is not None and not card.fits_on(top):
+            reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
+        elif (self.rules.one_hand and seat in self._last_play
+              and 0 < event.t - self._last_play[seat] < self.rules.two_cards_window):
+            reason = "two cards at once; the one-hand rule allows one card at a time"
+        self.table.remove_top(seat, column)
+        self.table.piles[pile].append(card)
+        if card is not None:
+            self._played_from[card] = (seat, column)
+        self._last_play[seat] = event.t
+        self._last_to_centre = seat
+        stamped = Play(event.t, self.round, seat, card, pile, column)
+        calls.append(Call(event.t, stamped, None))
+        if reason is not None:
+            what = card.code if card is not None else "a card"
+            calls.append(Call(event.t, Illegal(event.t, self.round, reason, seat, card, pile, column),
+                              f"Illegal play by {_name(seat)}: {what}, {reason}."))
+        return calls + self._after_change(event.t)
+
+    def _reveal(self, event: Reveal) -> list[Call]:
+        self.table.reveal(event.player, event.column, event.card)
+        return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
+
+    def _move(self, event: Move) -> list[Call]:
+        calls: list[Call] = [Call(event.t, self._stamp(event), None)]
+        target = self.table.column(event.player, event.to_column)
+        if target is not None and not target.is_empty:
+            reason = f"column {event.to_column} is not empty; cards move only into an empty column"
+            calls.append(Call(event.t, Illegal(event.t, self.round, reason, event.player, event.card,
+                                               None, event.to_column),
+                              f"Illegal move by {_name(event.player)}: {reason}."))
+        self.table.remove_top(event.player, event.from_column)
+        self.table.put_on_column(event.player, event.to_column, event.card)
+        return calls + self._after_change(event.t)
+
+    def _takeback(self, event: Takeback) -> list[Call]:
+        pile = self.table.piles[event.pile]
+        if pile and event.card is not None and pile[-1] == event.card:
+            pile.pop()
+            seat, column = self._played_from.pop(event.card, (event.player, 0))
+            if column:
+                self.table.put_on_column(seat, column, event.card)
+        what = event.card.code if event.card is not None else "the card"
+        return [Call(event.t, self._stamp(event),
+                     f"Collision on the {event.pile} pile: {_name(event.player)} takes back {what}."),
+                *self._after_change(event.t)]
+
+    def _after_change(self, t: float) -> list[Call]:
+        """After the table changed: has a round ended, or is the game stuck?"""
+        if self.phase not in ("playing", "stalled"):
+            return []
+        for seat in SEATS:
+            side = self.table.sides[seat]
+            if side.tableau_cards == 0 and not any(c.awaiting_reveal for c in side.columns):
+                return self._round_end(t, seat)
+        if not self.table.is_stuck():
+            self.phase = "playing"
+            return []
+        if self.phase == "stalled" or self._busy:
+            return []  # while a card is in a hand or a zone is covered, wait to be sure
+        if any(self.table.sides[s].spit > 0 for s in SEATS):
+            self.phase = "stalled"
+            return [Call(t, Stall(t, self.round), "Spit!")]
+        # Nobody can spit and nobody can move: fewer tableau cards wins (default variant).
+        a, b = (self.table.sides[s].tableau_cards for s in SEATS)
+        winner: Seat = "A" if a < b else "B" if b < a else (self._last_to_centre or "A")
+        stuck = Call(t, None, "Nobody can move and nobody has spit cards left.")
+        return [stuck, *self._round_end(t, winner)]
+
+    def _round_end(self, t: float, winner: Seat) -> list[Call]:
+        self.round_winner = winner
+        calls = [Call(t, RoundEnd(t, self.round, winner),
+                      f"{_sentence(_name(winner))} wins round {self.round}.")]
+        side = self.table.sides[winner]
+        if side.tableau_cards == 0 and side.spit == 0:
+            self.phase = "game_over"
+            calls.append(Call(t, GameEnd(t, self.round, winner),
+                              f"{_sentence(_name(winner))} has no cards left and wins the game "
+                              f"after {self.round} round{'s' if self.round != 1 else ''}."))
+            return calls
+        fed = self.table.fed_piles()
+        if len(fed) == 1:
+            # One centre pile: the winner takes nothing, the other player takes it.
+            loser = other_seat(winner)
+            return calls + self._settle(t, {loser: fed[0]})
+        self.phase = "round_over"
+        who = "Either player" if self.rules.take == "slap_race" else _sentence(_name(winner))
+        calls.append(Call(t, None, f"{who}: slap to take a pile."))
+        return calls
+
+    # ------------------------------------------------------------------ buttons
+    def press(self, press: ButtonPress) -> list[Call]:
+        """Handle a spit button or slap pad press (timestamped at the edge)."""
+        echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
+        if press.button == "spit":
+            return [echo, Call(press.t, None, self._spit_answer())]
+        if press.player is None:
+            return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
+        if self.phase == "game_over":
+            return [echo, Call(press.t, None, "The game is over; deal a new game to play again.")]
+        if self.phase != "round_over":
+            return [echo, Call(press.t, None, f"No round has ended; the slap by {_name(press.player)} does nothing.")]
+        if self.rules.take == "winner_chooses" and press.player != self.round_winner:
+            assert self.round_winner is not None
+            return [echo, Call(press.t, None,
+                               f"{_sentence(_name(self.round_winner))} won the round and chooses a pile first.")]
+        self._pending_slaps.append(press)
+        return [echo, *self._decide_slaps(press.t)]
+
+    def _spit_answer(self) -> str:
+        if self.phase in ("dealt", "stalled"):
+            return "Three, two, one, spit!"
+        if self.phase == "playing":
+            moves = self.table.open_moves()
+            if moves:
+                return f"Not stuck yet: {moves[0].describe()}."
+            return "Three, two, one, spit!"
+        if self.phase == "round_over":
+            return "The round is over: slap your pad to take a pile."
+        if self.phase == "game_over":
+            return "The game is over."
+        return "Deal the cards first."
+
+    def tick(self, t: float, table_busy: bool = False) -> list[Call]:
+        """Let time pass to ``t``.
+
+        A slap is final once no rival can be within the tie window.  ``table_busy`` says
+        the camera sees a card in a hand or a covered zone: a stall is only called once
+        the table is settled, so a card on its way never meets a premature "Spit!".
+        """
+        calls = self._decide_slaps(t)
+        was_busy, self._busy = self._busy, table_busy
+        if was_busy and not table_busy:
+            calls += self._after_change(t)
+        return calls
+
+    def _decide_slaps(self, t: float) -> list[Call]:
+        if not self._pending_slaps or self.phase != "round_over":
+            return []
+        slaps = sorted(self._pending_slaps)
+        first = slaps[0]
+        rivals = [s for s in slaps[1:] if s.player != first.player]
+        window = self.rules.slap_tie_window
+        if rivals and rivals[0].t - first.t <= window:
+            self._pending_slaps.clear()
+            return [Call(t, None, "A tie! Slap again.")]
+        if not rivals and t - first.t <= window:
+            return []  # a rival's slap may still arrive within the tie window
+        self._pending_slaps.clear()
+        assert first.player is not None
+        piles = self.table.piles
+        own = OWN_RIGHT_PILE[first.player]
+        smaller = own if len(piles[own]) <= len(piles[other_pile(own)]) else other_pile(own)
+        return self._settle(first.t, {first.player: smaller, other_seat(first.player): other_pile(smaller)})
+
+    def _settle(self, t: float, takes: dict[Seat, Pile]) -> list[Call]:
+        """Players take piles; announce the takes and each player's count for the next round."""
+        calls: list[Call] = []
+        counts = {s: self.table.sides[s].total for s in SEATS}
+        words: list[str] = []
+        for seat in takes:  # the slapper first
+            pile = takes[seat]
+            n = len(self.table.piles[pile])
+            counts[seat] += n
+            calls.append(Call(t, Take(t, self.round, seat, pile, n), None))
+            words.append(f"{_name(seat)} takes the {pile} pile, {n} cards")
+        self.counts = counts
+        calls.append(Call(t, RoundSummary(t, self.round, dict(counts)), (
+            _sentence("; ".join(words)) + ". "
+            f"Next round: player A has {counts['A']} cards, player B has {counts['B']}.")))
+        self.phase = "waiting_deal"
+        for seat in SEATS:
+            if counts[seat] == 0:
+                self.phase = "game_over"
+                calls.append(Call(t, GameEnd(t, self.round, seat),
+                                  f"{_sentence(_name(seat))} has no cards left and wins the game."))
+        return calls
+
+    # ------------------------------------------------------------------ state
+    def snapshot(self) -> dict[str, object]:
+        """The game as plain data for the dashboard."""
+        return {"round": self.round, "phase": self.phase, "counts": dict(self.counts),
+                "round_winner": self.round_winner, **self.table.snapshot()}
+
+    def restore(self, events: Iterable[AnyEvent]) -> None:
+        """Rebuild the game from a logged event list (the game log), without announcing."""
+        for event in events:
+            if isinstance(event, Button):
+                self.press(ButtonPress(event.t, event.button, event.player))
+                self.tick(event.t + 1.0)
+            else:
+                self.observe(event)
