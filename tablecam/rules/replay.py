@@ -1,0 +1,105 @@
+"""Rebuilding a game from an event log, rejecting an impossible one.
+
+``replay(events)`` applies each event in order to a fresh ``Game``.  The first
+event the rules cannot accept raises ``EventLogError`` naming it (its number or
+line, type, what it did and its time) and saying why, e.g.
+``line 3 (play of 7C onto left by A at t=5.5): 7C is not one rank from the top
+card 4H of the left pile``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from tablecam.errors import EventLogError, RulesError
+from tablecam.events import (
+    Deal,
+    Event,
+    Move,
+    Play,
+    Reveal,
+    RoundEnd,
+    Spit,
+    Take,
+    Takeback,
+    event_from_json,
+)
+from tablecam.rules.game import Game
+from tablecam.rules.settings import Settings
+
+
+def _card(card: object) -> str:
+    code = getattr(card, "code", None)
+    return code if isinstance(code, str) else "an unknown card"
+
+
+def describe_event(event: Event) -> str:
+    """A short phrase for an event, used to name it in error messages."""
+    match event:
+        case Play():
+            what = f"play of {_card(event.card)} onto {event.pile} by {event.player}"
+        case Reveal():
+            what = f"reveal of {_card(event.card)} in {event.player}'s column {event.column}"
+        case Move():
+            what = (f"move of {_card(event.card)} by {event.player} from column "
+                    f"{event.from_column} to {event.to_column}")
+        case Takeback():
+            what = f"takeback of {_card(event.card)} by {event.player}"
+        case Spit():
+            what = "spit of " + " and ".join(f"{_card(c)} onto {p}" for p, c in event.cards.items())
+        case Take():
+            what = f"take of the {event.pile} pile ({event.cards} cards) by {event.player}"
+        case RoundEnd():
+            what = f"round_end won by {event.winner}"
+        case Deal():
+            what = f"deal of round {event.round}"
+        case _:
+            what = event.type
+    return f"{what} at t={event.t:g}"
+
+
+def replay(events: Iterable[Event], settings: Settings | None = None,
+           *, check_accounting: bool = True) -> Game:
+    """Apply every event to a new game and return it; raise EventLogError at the first impossible one."""
+    return _replay(((index, event) for index, event in enumerate(events, start=1)), settings,
+                   "event", check_accounting)
+
+
+def replay_lines(lines: Iterable[str], settings: Settings | None = None,
+                 source: str = "event log") -> Game:
+    """Replay JSON-lines text; errors name the source and the line number."""
+    def parsed() -> Iterable[tuple[int, Event]]:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, event_from_json(line)
+            except EventLogError as error:
+                raise EventLogError(f"{source}, line {number}: {error}") from None
+    return _replay(parsed(), settings, f"{source}, line", True)
+
+
+def replay_file(path: str | Path, settings: Settings | None = None) -> Game:
+    """Replay a JSON-lines event file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EventLogError(f"there is no event log at {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise EventLogError(f"cannot read the event log {path}: {error}") from None
+    return replay_lines(text.splitlines(), settings, str(path))
+
+
+def _replay(numbered: Iterable[tuple[int, Event]], settings: Settings | None, label: str,
+            check_accounting: bool) -> Game:
+    game = Game(settings)
+    for number, event in numbered:
+        try:
+            game.apply(event)
+            if check_accounting:
+                game.check_accounting()
+        except RulesError as error:
+            raise EventLogError(f"{label} {number} ({describe_event(event)}): {error}") from None
+    return game
