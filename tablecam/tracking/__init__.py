@@ -1,1 +1,5 @@
-"""tracking stage of tablecam (see docs/ARCHITECTURE.md)."""
+"""Tracking stage: from per-frame table readings to table events (see docs/referee.md)."""
+
+from tablecam.tracking.tracker import COLUMN_ZONES, Tracked, Tracker, Unsure
+
+__all__ = ["COLUMN_ZONES", "Tracked", "Tracker", "Unsure"]

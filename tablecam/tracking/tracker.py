@@ -1,0 +1,414 @@
+"""From per-frame table readings to table events, in real time.
+
+Each zone of the table (ten columns, two centre piles, two spit piles) has a small
+state machine with temporal voting: a new reading is accepted once it has been
+seen in ``stable_frames`` frames in a row; a ``covered`` reading (a hand over the
+zone) pauses the zone without changing it; a dropped frame changes nothing.
+
+Accepted changes are explained with the one fact that makes Spit tractable: every
+card is unique.  The tracker keeps where it believes each card is (a column, a
+hand, a centre pile) and reports a transition as an event:
+
+- column -> pile: ``Play``;  column -> another (empty) column: ``Move``;
+- a new card in a column that had face-down cards: ``Reveal``;
+- a pile's top going back to the card under it: ``Takeback`` of the card that left;
+- a card of unknown origin on a pile: a spit card (grouped into one ``Spit``).
+
+When a hand hid a pile while two cards went onto it (the pile shows a card never
+seen, and a card that left a column never landed anywhere), the rank chain and the
+tableau change rebuild the sequence: play, reveal, play.  What cannot be explained
+is reported as an ``Unsure`` note instead of being invented.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from tablecam.cards import Card
+from tablecam.events import (
+    PILES,
+    SEATS,
+    AnyEvent,
+    Deal,
+    Move,
+    Pile,
+    Play,
+    Reveal,
+    Seat,
+    Spit,
+    TableauView,
+    Takeback,
+)
+
+ZoneState = Literal["empty", "face_up", "face_down", "covered"]
+COLUMN_ZONES: tuple[str, ...] = tuple(f"{s}{i}" for s in SEATS for i in range(1, 6))
+
+
+class ZoneObservationLike(Protocol):
+    """What the tracker needs of one zone's reading (``tablecam.reading`` provides it)."""
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def card(self) -> Card | None: ...
+
+
+class TableReadingLike(Protocol):
+    """What the tracker needs of one frame's reading."""
+
+    @property
+    def t(self) -> float: ...
+
+    @property
+    def zones(self) -> Mapping[str, ZoneObservationLike]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Unsure:
+    """Something the tracker saw but cannot explain; said aloud rather than guessed."""
+
+    t: float
+    text: str
+
+
+Tracked = AnyEvent | Unsure
+ZoneValue = tuple[str, Card | None]  # (state, card)
+
+
+@dataclass(slots=True)
+class _Zone:
+    accepted: ZoneValue = ("empty", None)
+    candidate: ZoneValue | None = None
+    run: int = 0
+    covered: bool = False
+
+
+@dataclass(slots=True)
+class _InHand:
+    """A card that left its column and has not been seen landing yet."""
+
+    seat: Seat
+    column: int
+    since: float
+
+
+@dataclass(slots=True)
+class _Round:
+    down: dict[tuple[Seat, int], int] = field(default_factory=dict)
+    columns: dict[Seat, int] = field(default_factory=dict)
+    pile_cards: dict[Pile, list[Card | None]] = field(default_factory=lambda: {p: [] for p in PILES})
+    played_from: dict[Card, tuple[Seat, int]] = field(default_factory=dict)
+
+
+class Tracker:
+    """Turns a stream of ``TableReading``s into table events (see the module docstring)."""
+
+    def __init__(self, stable_frames: int = 3, spit_window: float = 0.6,
+                 deal_settle: float = 0.6, hand_timeout: float = 2.0) -> None:
+        self.stable_frames = stable_frames
+        self.spit_window = spit_window
+        self.deal_settle = deal_settle
+        self.hand_timeout = hand_timeout
+        #: Columns each player should lay at the next deal (set by the pipeline from the
+        #: referee's counts); lets a deal be reported as soon as it is complete.
+        self.expected_columns: dict[Seat, int] | None = None
+        self.round = 0
+        self._zones: dict[str, _Zone] = {}
+        self._phase: Literal["idle", "playing"] = "idle"
+        self._cleared: set[Seat] = set(SEATS)  # sides seen empty since the last round
+        self._last_change = 0.0
+        self._in_hand: dict[Card, _InHand] = {}
+        self._held_reveals: dict[tuple[Seat, int], Reveal] = {}
+        self._pending_spit: dict[Pile, Card | None] = {}
+        self._spit_since = 0.0
+        self._spit_feeders = 2
+        self._r = _Round()
+        self._busy = False
+
+    # ------------------------------------------------------------------ public
+    @property
+    def busy(self) -> bool:
+        """A card is in a hand, a zone is covered or still changing: the table is not settled."""
+        return self._busy or bool(self._in_hand) or bool(self._pending_spit)
+
+    def update(self, reading: TableReadingLike) -> list[Tracked]:
+        """Take one frame's reading; return the events (and notes) it makes certain."""
+        t = reading.t
+        changes: list[tuple[str, ZoneValue, ZoneValue]] = []
+        busy = False
+        for name, obs in reading.zones.items():
+            zone = self._zones.setdefault(name, _Zone())
+            state = obs.state
+            if state == "covered":
+                zone.covered = True
+                busy = True
+                continue
+            zone.covered = False
+            value: ZoneValue = (state, obs.card if state == "face_up" else None)
+            if value == zone.accepted:
+                zone.candidate, zone.run = None, 0
+                continue
+            busy = True
+            if value == zone.candidate:
+                zone.run += 1
+            else:
+                zone.candidate, zone.run = value, 1
+            needed = self.stable_frames * (3 if value == ("face_up", None) else 1)
+            if zone.run >= needed:
+                changes.append((name, zone.accepted, value))
+                zone.accepted, zone.candidate, zone.run = value, None, 0
+        self._busy = busy
+        out: list[Tracked] = []
+        if changes:
+            self._last_change = t
+        if self._phase == "idle":
+            out += self._watch_for_deal(t, changes)
+            return out
+        # Departures from columns first, then arrivals on piles, then arrivals in columns.
+        changed_now = {name for name, _old, _new in changes}
+        for name, old, new in changes:
+            if name in COLUMN_ZONES:
+                out += self._departure(t, name, old, new, changed_now)
+        for name, _old, new in changes:
+            if name in PILES:
+                out += self._pile_change(t, name, new)
+        for name, old, new in changes:
+            if name in COLUMN_ZONES and new[0] == "face_up" and new[1] is not None:
+                seat, column = _seat_column(name)
+                out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
+        out += self._timeouts(t)
+        return out
+
+    def flush(self, t: float) -> list[Tracked]:
+        """At the end of a recording: report what is still pending."""
+        out: list[Tracked] = []
+        if self._pending_spit:
+            out += self._emit_spit(t)
+        for card, hand in list(self._in_hand.items()):
+            out.append(Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}"))
+        self._in_hand.clear()
+        return out
+
+    # ------------------------------------------------------------------ deal
+    def _column_value(self, seat: Seat, column: int) -> ZoneValue:
+        zone = self._zones.get(f"{seat}{column}")
+        return zone.accepted if zone is not None else ("empty", None)
+
+    def _watch_for_deal(self, t: float, changes: list[tuple[str, ZoneValue, ZoneValue]]) -> list[Tracked]:
+        for seat in SEATS:
+            if all(self._column_value(seat, i)[0] == "empty" for i in range(1, 6)):
+                self._cleared.add(seat)
+        if self._cleared != set(SEATS):
+            return []
+        laid: dict[Seat, list[Card | None]] = {}
+        for seat in SEATS:
+            cards: list[Card | None] = []
+            for i in range(1, 6):
+                state, card = self._column_value(seat, i)
+                if state != "face_up":
+                    break
+                cards.append(card)
+            if any(self._column_value(seat, i)[0] != "empty" for i in range(len(cards) + 1, 6)):
+                return []  # not laid as a tableau (yet)
+            laid[seat] = cards
+        if not all(laid.values()):
+            return []
+        pile_started = any(self._zones.get(p, _Zone()).accepted[0] == "face_up" for p in PILES)
+        expected = self.expected_columns
+        complete = expected is not None and all(len(laid[s]) == expected[s] for s in SEATS)
+        settled = t - self._last_change >= self.deal_settle and not self._busy
+        if not (pile_started or (complete and not self._busy) or settled):
+            return []
+        return self._start_round(t, laid)
+
+    def _start_round(self, t: float, laid: dict[Seat, list[Card | None]]) -> list[Tracked]:
+        self.round += 1
+        self._phase = "playing"
+        self._cleared = set()
+        self._in_hand.clear()
+        self._held_reveals.clear()
+        self._pending_spit.clear()
+        self._r = _Round()
+        for seat in SEATS:
+            self._r.columns[seat] = len(laid[seat])
+            for i in range(1, len(laid[seat]) + 1):
+                self._r.down[(seat, i)] = i - 1
+        players = {s: TableauView(len(laid[s]), 0, tuple(laid[s])) for s in SEATS}
+        out: list[Tracked] = [Deal(t, self.round, players)]
+        # Spit cards that landed before the deal settled.
+        for pile in PILES:
+            state, card = self._zones.get(pile, _Zone()).accepted
+            if state == "face_up":
+                out += self._pile_arrival(t, pile, card)
+        return out
+
+    # ------------------------------------------------------------------ changes
+    def _where(self, card: Card) -> tuple[str, Seat | None, int | Pile | None]:
+        for seat in SEATS:
+            for i in range(1, 6):
+                state, top = self._column_value(seat, i)
+                if state == "face_up" and top == card:
+                    return ("column", seat, i)
+        if card in self._in_hand:
+            hand = self._in_hand[card]
+            return ("hand", hand.seat, hand.column)
+        for pile in PILES:
+            if card in self._r.pile_cards[pile]:
+                return ("pile", None, pile)
+        return ("unknown", None, None)
+
+    def _pile_change(self, t: float, name: str, new: ZoneValue) -> list[Tracked]:
+        pile: Pile = "left" if name == "left" else "right"
+        if new[0] == "face_up":
+            return self._pile_arrival(t, pile, new[1])
+        if new[0] == "empty" and all(self._zones[p].accepted[0] == "empty"
+                                     for p in PILES if p in self._zones):
+            self._phase = "idle"  # the piles were taken: the round is over
+            self._cleared = set()
+        return []
+
+    def _departure(self, t: float, name: str, old: ZoneValue, new: ZoneValue,
+                   changed_now: set[str]) -> list[Tracked]:
+        """A column's top card changed: where did the old top go?"""
+        seat, column = _seat_column(name)
+        old_state, card = old
+        if old_state != "face_up" or card is None or card == new[1]:
+            return []
+        if self._where_pile(card) is not None:
+            return []  # already seen landing on a pile
+        for i in range(1, 6):
+            if (i != column and self._column_value(seat, i) == ("face_up", card)
+                    and f"{seat}{i}" not in changed_now):
+                # Seen in its new column (in an earlier frame) before it was seen leaving this one.
+                return [Move(t, self.round, seat, card, column, i)]
+        self._in_hand[card] = _InHand(seat, column, t)
+        return []
+
+    def _where_pile(self, card: Card) -> Pile | None:
+        for pile in PILES:
+            if card in self._r.pile_cards[pile]:
+                return pile
+        return None
+
+    def _column_arrival(self, t: float, seat: Seat, column: int, card: Card,
+                        was_empty: bool) -> list[Tracked]:
+        out: list[Tracked] = []
+        hand = self._in_hand.pop(card, None)
+        if hand is not None:
+            if hand.seat == seat and hand.column != column:
+                out.append(Move(t, self.round, seat, card, hand.column, column))
+                out += self._release_reveal(hand.seat, hand.column)
+            return out  # back where it came from: no event
+        pile = self._where_pile(card)
+        if pile is not None:
+            cards = self._r.pile_cards[pile]
+            if cards and cards[-1] == card:
+                cards.pop()
+                self._r.played_from.pop(card, None)
+                out.append(Takeback(t, self.round, seat, card, pile))
+            return out
+        for i in range(1, 6):
+            if i != column and self._column_value(seat, i) == ("face_up", card):
+                return out  # still shown in its old column: the move is reported on departure
+        down = self._r.down.get((seat, column), 0)
+        if down > 0:
+            self._r.down[(seat, column)] = down - 1
+            reveal = Reveal(t, self.round, seat, column, card)
+            if any(h.seat == seat and h.column == column for h in self._in_hand.values()):
+                self._held_reveals[(seat, column)] = reveal  # after the old top's fate is known
+            else:
+                out.append(reveal)
+            return out
+        out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
+        return out
+
+    def _release_reveal(self, seat: Seat, column: int) -> list[Tracked]:
+        reveal = self._held_reveals.pop((seat, column), None)
+        return [reveal] if reveal is not None else []
+
+    def _pile_arrival(self, t: float, pile: Pile, card: Card | None) -> list[Tracked]:
+        cards = self._r.pile_cards[pile]
+        if card is not None and len(cards) >= 2 and cards[-2] == card:
+            # The top went back to the card under it: the top card was taken back.
+            gone = cards.pop()
+            if gone is None:
+                return []
+            seat, column = self._r.played_from.pop(gone, ("A", 0))
+            if column:
+                self._in_hand[gone] = _InHand(seat, column, t)
+            return [Takeback(t, self.round, seat, gone, pile)]
+        if card is not None and cards and cards[-1] == card:
+            return []
+        if card is not None:
+            where, owner, place = self._where(card)
+            if where in ("column", "hand") and owner is not None and isinstance(place, int):
+                return self._play(t, owner, place, card, pile)
+            if where == "pile":
+                return []
+            rebuilt = self._rebuild_hidden(t, pile, card)
+            if rebuilt:
+                return rebuilt
+        # A card of unknown origin: a spit card.
+        if not self._pending_spit:
+            self._spit_since = t
+            self._spit_feeders = sum(
+                1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down") or 2
+        self._pending_spit[pile] = card
+        if len(self._pending_spit) >= self._spit_feeders:
+            return self._emit_spit(t)
+        return []
+
+    def _play(self, t: float, seat: Seat, column: int, card: Card, pile: Pile) -> list[Tracked]:
+        self._in_hand.pop(card, None)
+        self._r.pile_cards[pile].append(card)
+        self._r.played_from[card] = (seat, column)
+        return [Play(t, self.round, seat, card, pile, column), *self._release_reveal(seat, column)]
+
+    def _rebuild_hidden(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
+        """A never-seen card on a pile: was it revealed and played under a hand?"""
+        cards = self._r.pile_cards[pile]
+        below = cards[-1] if cards else None
+        for under, hand in list(self._in_hand.items()):
+            if below is not None and not under.fits_on(below):
+                continue
+            if not card.fits_on(under) or self._r.down.get((hand.seat, hand.column), 0) == 0:
+                continue
+            seat, column = hand.seat, hand.column
+            out = self._play(t, seat, column, under, pile)
+            if not any(isinstance(e, Reveal) for e in out):
+                self._r.down[(seat, column)] -= 1
+                out.append(Reveal(t, self.round, seat, column, card))
+            out += self._play(t, seat, column, card, pile)
+            return out
+        return []
+
+    def _emit_spit(self, t: float) -> list[Tracked]:
+        cards = dict(self._pending_spit)
+        self._pending_spit.clear()
+        for pile, card in cards.items():
+            self._r.pile_cards[pile].append(card)
+        return [Spit(t, self.round, cards)]
+
+    def _timeouts(self, t: float) -> list[Tracked]:
+        out: list[Tracked] = []
+        if self._pending_spit and t - self._spit_since >= self.spit_window:
+            out += self._emit_spit(t)
+        for card, hand in list(self._in_hand.items()):
+            if t - hand.since < self.hand_timeout or self._busy:
+                continue
+            del self._in_hand[card]
+            column_value = self._column_value(hand.seat, hand.column)
+            if column_value == ("face_up", card):
+                continue
+            out.append(Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column "
+                                 f"{hand.column}; its pile is not known"))
+            out += self._release_reveal(hand.seat, hand.column)
+        return out
+
+
+def _seat_column(zone: str) -> tuple[Seat, int]:
+    seat: Seat = "A" if zone[0] == "A" else "B"
+    return seat, int(zone[1])
