@@ -173,8 +173,15 @@ class LiveHub:
             self._events.append(message)
             self._append("event", message)
             if data.get("type") in ROUND_EVENTS:
-                rounds = round_summaries([m["event"] for m in self._events])
+                rounds = round_summaries([m["event"] for m in self._events if m["event"]])
                 self._append("rounds", {"rounds": rounds})
+
+    def publish_announcement(self, t: float, text: str) -> None:
+        """A sentence announced without an event (e.g. the referee answering a button)."""
+        message = {"event": None, "t": round(float(t), 3), "announcement": text}
+        with self._cond:
+            self._events.append(message)
+            self._append("event", message)
 
     def publish_settings(self, settings: Mapping[str, Any]) -> None:
         """The current settings (player names, variants, speech) for every viewer."""
@@ -221,7 +228,7 @@ class LiveHub:
             "settings": copy.deepcopy(self._settings),
             "state": copy.deepcopy(self._state),
             "events": copy.deepcopy(events),
-            "rounds": round_summaries([m["event"] for m in events]),
+            "rounds": round_summaries([m["event"] for m in events if m["event"]]),
             "frame": self._frames[-1].meta() if self._frames else None,
         }
 

@@ -4,7 +4,7 @@
 ``on_change`` callback with the new ``Settings`` so the app can apply them (rename
 players in announcements, switch a rules variant, mute speech).  The variant names
 and their choices come from the app (the rules core owns them); the defaults below
-are the variants RULES.md names.
+are the variants RULES.md names, spelt as ``RefereeRules`` spells them.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from tablecam.events import SEATS
 
 #: Variant name -> allowed choices, the first being the default (RULES.md).
 DEFAULT_VARIANTS: dict[str, tuple[str, ...]] = {
-    "piles": ("winner_chooses", "slap_race"),
+    "take": ("winner_chooses", "slap_race"),
     "hands": ("one", "two"),
-    "stuck": ("fewer_cards",),
 }
 
 MAX_NAME = 24

@@ -141,6 +141,9 @@ class GameRecords:
         self._lock = threading.RLock()
         self._current: int | None = None
         self._next_seq = 0
+        # The game that just ended, so a late button press still lands in it.
+        self._finished: int | None = None
+        self._finished_seq = 0
 
     # ------------------------------------------------------------------ plumbing
     def close(self) -> None:
@@ -192,6 +195,7 @@ class GameRecords:
         with self._lock:
             self._current = game_id
             self._next_seq = 0
+            self._finished = None
         return game_id
 
     def continue_game(self, game_id: int) -> None:
@@ -227,7 +231,8 @@ class GameRecords:
         """Store one INTERFACE.md event dict as it happens; returns its game's id.
 
         Opens a game if none is open (or a round-1 deal arrives after events of an
-        earlier game), updates the round row, and closes the game at ``game_end``.
+        earlier game), updates the round row, and closes the game at ``game_end``;
+        events after ``game_end`` other than a deal (a late slap) stay with that game.
         """
         kind = event.get("type")
         number = event.get("round")
@@ -235,6 +240,12 @@ class GameRecords:
         if not isinstance(kind, str) or not isinstance(number, int) or not isinstance(t, int | float):
             raise RecordsError(f"an event to record needs t, round and type, not {dict(event)!r}")
         with self._lock:
+            reattached = False
+            if self._current is None and kind != "deal" and self._finished is not None:
+                # A late press after the game ended belongs to that game; only a deal
+                # starts the next one.
+                self._current, self._next_seq = self._finished, self._finished_seq
+                reattached = True
             starts_new = (self._current is None
                           or (kind == "deal" and number == 1 and self._next_seq > 0))
             if starts_new:
@@ -243,13 +254,15 @@ class GameRecords:
             assert game_id is not None
             seq = self._next_seq
             self._next_seq += 1
+            self._finished = None
             with self._transaction() as db:
                 db.execute("INSERT INTO events (game_id, seq, t, round, type, json) "
                            "VALUES (?, ?, ?, ?, ?, ?)",
                            (game_id, seq, float(t), number, kind,
                             json.dumps(dict(event), ensure_ascii=False)))
                 self._update_round(db, game_id, number, event)
-            if kind == "game_end":
+            if kind == "game_end" or reattached:
+                self._finished, self._finished_seq = game_id, self._next_seq
                 self._current = None
                 self._next_seq = 0
         return game_id
@@ -290,6 +303,8 @@ class GameRecords:
             if self._current == game_id:
                 self._current = None
                 self._next_seq = 0
+            if self._finished == game_id:
+                self._finished = None
 
     # ------------------------------------------------------------------- reading
     def games(self, limit: int | None = None) -> list[GameRecord]:

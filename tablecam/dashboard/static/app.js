@@ -88,7 +88,7 @@ function drawFrame(url, width, height, meta) {
     group.append(svg("polygon", {points, class: known ? "outline" : "outline unknown",
                                  "stroke-width": 2.5 * scale}));
     const top = card.corners.reduce((a, b) => (b[1] < a[1] ? b : a));
-    const label = svg("text", {x: top[0], y: top[1] - 4 * scale, class: "card-label",
+    const label = svg("text", {x: top[0], y: Math.max(top[1] - 4 * scale, 18 * scale), class: "card-label",
                                "font-size": 18 * scale, "data-card": card.card || ""},
                       known ? cardText(card.card) : "?");
     group.append(label);
@@ -119,10 +119,11 @@ function renderSeat(seat, player) {
   }
   // Seat B faces the camera's bottom edge: its column 1 is at the image's right.
   if (seat === "B") columns.style.flexDirection = "row-reverse";
+  const total = player ? (player.total ?? ((player.tableau ?? 0) + (player.spit ?? 0))) : null;
   const info = el("div", {class: "seat-info"},
     el("strong", {class: "name", "data-name": seat}, name(seat)),
     el("span", {"data-testid": `spit-${seat}`}, `spit cards left: ${player ? player.spit : "–"}`),
-    el("span", {"data-testid": `total-${seat}`}, `cards: ${player ? player.total : "–"}`));
+    el("span", {"data-testid": `total-${seat}`}, `cards: ${total ?? "–"}`));
   box.replaceChildren(info, columns);
 }
 
@@ -138,16 +139,21 @@ function renderState(state) {
     return;
   }
   round.textContent = `round ${state.round}`;
-  phase.textContent = state.winner ? `${name(state.winner)} wins` : (state.phase || "");
+  // Accept both the documented snapshot (centre/count/winner) and the referee's
+  // (piles/cards/round_winner).
+  const winner = state.winner ?? (state.phase === "game_over" ? state.round_winner : null);
+  phase.textContent = winner ? `${name(winner)} wins` : (state.phase || "").replaceAll("_", " ");
   renderSeat("A", state.players && state.players.A);
   renderSeat("B", state.players && state.players.B);
   const centre = document.getElementById("centre");
   centre.replaceChildren();
   for (const pile of ["left", "right"]) {
-    const data = (state.centre && state.centre[pile]) || {top: null, count: 0};
+    const piles = state.centre || state.piles || {};
+    const data = piles[pile] || {top: null};
+    const count = data.count ?? data.cards ?? 0;
     centre.append(el("div", {class: "pile", "data-pile": pile},
-      data.count ? cardBox(data.top, "large") : el("span", {class: "card large empty"}, "\u00b7"),
-      el("span", {class: "count", "data-testid": `pile-${pile}`}, `${pile}: ${data.count} cards`)));
+      count ? cardBox(data.top, "large") : el("span", {class: "card large empty"}, "\u00b7"),
+      el("span", {class: "count", "data-testid": `pile-${pile}`}, `${pile}: ${count} cards`)));
   }
 }
 
@@ -174,6 +180,11 @@ function describe(event) {
 
 function feedItem(message) {
   const event = message.event;
+  if (!event) {
+    return el("li", {class: "event say", "data-type": "say"},
+      el("span", {class: "t"}, `${Number(message.t || 0).toFixed(1)}s`),
+      el("q", {class: "announcement"}, message.announcement || ""));
+  }
   const important = ["stall", "round_end", "take", "round_summary", "game_end", "illegal"].includes(event.type);
   return el("li", {class: `event ${event.type}${important ? " important" : ""}`, "data-type": event.type},
     el("span", {class: "t"}, `${event.t.toFixed(1)}s`),
@@ -185,7 +196,7 @@ function addEvent(message, live) {
   const feed = document.getElementById("feed");
   feed.prepend(feedItem(message));
   while (feed.children.length > FEED_LIMIT) feed.lastChild.remove();
-  if (live) {
+  if (live && message.event) {
     window.tablecamStats.events += 1;
     window.tablecamStats.lastEventAt = performance.timeOrigin + performance.now();
     window.tablecamStats.lastEventT = message.event.t;
