@@ -4,7 +4,8 @@
 ``on_change`` callback with the new ``Settings`` so the app can apply them (rename
 players in announcements, switch a rules variant, mute speech).  The variant names
 and their choices come from the app (the rules core owns them); the defaults below
-are the variants RULES.md names, spelt as ``RefereeRules`` spells them.
+are the variant fields of ``tablecam.rules.Settings``.  A choice posted as text
+(``"2"`` from a form) matches the typed choice (``2``) and is stored typed.
 """
 
 from __future__ import annotations
@@ -16,11 +17,17 @@ from typing import Any
 
 from tablecam.errors import TablecamError
 from tablecam.events import SEATS
+from tablecam.rules.settings import PAD_CLAIMS, PILE_TAKING, STUCK_RULES
 
-#: Variant name -> allowed choices, the first being the default (RULES.md).
-DEFAULT_VARIANTS: dict[str, tuple[str, ...]] = {
-    "take": ("winner_chooses", "slap_race"),
-    "hands": ("one", "two"),
+Variant = str | int | bool
+
+#: Variant name -> allowed choices, the first being the default: the choice-valued
+#: fields of the rules core's ``tablecam.rules.Settings``.
+DEFAULT_VARIANTS: dict[str, tuple[Variant, ...]] = {
+    "pile_taking": PILE_TAKING,
+    "hands": (1, 2),
+    "stuck_rule": STUCK_RULES,
+    "pad_claims": PAD_CLAIMS,
 }
 
 MAX_NAME = 24
@@ -36,7 +43,7 @@ class Settings:
 
     names: Mapping[str, str] = field(default_factory=lambda: {"A": "A", "B": "B"})
     speech: bool = True
-    variants: Mapping[str, str] = field(default_factory=dict)
+    variants: Mapping[str, Variant] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"names": dict(self.names), "speech": self.speech, "variants": dict(self.variants)}
@@ -48,7 +55,7 @@ class LiveSettings:
     def __init__(
         self,
         initial: Settings | None = None,
-        variant_choices: Mapping[str, tuple[str, ...]] | None = None,
+        variant_choices: Mapping[str, tuple[Variant, ...]] | None = None,
         on_change: Callable[[Settings], None] | None = None,
     ) -> None:
         self.variant_choices = dict(variant_choices if variant_choices is not None
@@ -113,16 +120,18 @@ class LiveSettings:
             names[seat] = name
         return names
 
-    def _variants(self, value: object) -> dict[str, str]:
+    def _variants(self, value: object) -> dict[str, Variant]:
         if not isinstance(value, Mapping):
             raise SettingsError("'variants' must be an object of variant name to choice")
-        variants: dict[str, str] = {}
+        variants: dict[str, Variant] = {}
         for name, choice in value.items():
             if name not in self.variant_choices:
                 raise SettingsError(f"unknown rule variant {name!r}; "
                                     f"choose from {', '.join(self.variant_choices)}")
-            if choice not in self.variant_choices[name]:
+            allowed = self.variant_choices[name]
+            matches = [c for c in allowed if str(c) == str(choice) and not isinstance(choice, dict | list)]
+            if not matches:
                 raise SettingsError(f"variant {name!r} cannot be {choice!r}; choose from "
-                                    f"{', '.join(self.variant_choices[name])}")
-            variants[name] = choice
+                                    f"{', '.join(str(c) for c in allowed)}")
+            variants[name] = matches[0]
         return variants

@@ -266,7 +266,7 @@ function applySettings(settings) {
     form.elements.speech.checked = !!settings.speech;
     for (const [variant, choice] of Object.entries(settings.variants || {})) {
       const select = form.querySelector(`select[name="variant-${variant}"]`);
-      if (select) select.value = choice;
+      if (select) select.value = String(choice);
     }
   }
 }
@@ -279,8 +279,8 @@ async function loadSettingsForm() {
   box.replaceChildren();
   for (const [variant, choices] of Object.entries(view.variantChoices)) {
     const select = el("select", {name: `variant-${variant}`});
-    for (const choice of choices) select.append(el("option", {value: choice}, choice.replaceAll("_", " ")));
-    box.append(el("label", {}, `Rule: ${variant} `, select));
+    for (const choice of choices) select.append(el("option", {value: String(choice)}, String(choice).replaceAll("_", " ")));
+    box.append(el("label", {}, `Rule: ${variant.replaceAll("_", " ")} `, select));
   }
   applySettings(answer.data);
 }
