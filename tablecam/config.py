@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from tablecam.errors import ConfigError
+from tablecam.rules.settings import PAD_CLAIMS, PILE_TAKING, STUCK_RULES, Settings
 
 DEFAULT_CONFIG_NAME: Final = "tablecam.toml"
 
@@ -36,9 +37,6 @@ USABLE_BCM: Final = range(2, 28)
 
 CAMERA_KINDS: Final = ("auto", "picamera2", "opencv", "video", "frames")
 SPEECH_ENGINES: Final = ("espeak-ng", "console")
-HANDS_VARIANTS: Final = ("one", "two")
-TAKING_VARIANTS: Final = ("winner-chooses", "slap-race")
-STUCK_VARIANTS: Final = ("fewer-cards-wins",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,13 +85,6 @@ class SpeechConfig:
     amplitude: int = 100
 
 
-@dataclass(frozen=True, slots=True)
-class RulesConfig:
-    """The rule variants of RULES.md, by name."""
-
-    hands: str = "one"
-    taking: str = "winner-chooses"
-    stuck: str = "fewer-cards-wins"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +99,7 @@ class Config:
     outputs: OutputsConfig = field(default_factory=OutputsConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     speech: SpeechConfig = field(default_factory=SpeechConfig)
-    rules: RulesConfig = field(default_factory=RulesConfig)
+    rules: Settings = field(default_factory=Settings)
     dashboard: DashboardConfig = field(default_factory=DashboardConfig)
     players: dict[str, str] = field(default_factory=lambda: {"A": "Player A", "B": "Player B"})
     path: str = "<default>"
@@ -204,12 +195,13 @@ class _Reader:
             raise self.fail(section, key, f"must be between {low:g} and {high:g}, not {value!r}")
         return float(value)
 
-    def choice(self, section: str, key: str, default: str, choices: tuple[str, ...]) -> str:
-        value: str = self.get(section, key, str, default)
-        if value not in choices:
+    def choice(self, section: str, key: str, default: str, choices: tuple[str, ...],
+               number: bool = False) -> str:
+        value = self.get(section, key, int if number else str, default)
+        if str(value) not in choices:
             raise self.fail(section, key,
                             f"must be one of {', '.join(choices)}, not {value!r}")
-        return value
+        return str(value)
 
     def pin(self, section: str, key: str, required: bool) -> str | None:
         table = self.data.get(section, {})
@@ -311,11 +303,14 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         amplitude=int(r.number("speech", "amplitude", 100, 0, 200) or 0),
     )
 
-    r.table("rules", ("hands", "taking", "stuck"))
-    rules = RulesConfig(
-        hands=r.choice("rules", "hands", "one", HANDS_VARIANTS),
-        taking=r.choice("rules", "taking", "winner-chooses", TAKING_VARIANTS),
-        stuck=r.choice("rules", "stuck", "fewer-cards-wins", STUCK_VARIANTS),
+    r.table("rules", ("pile_taking", "hands", "stuck_rule", "pad_claims", "round_limit"))
+    round_limit = r.number("rules", "round_limit", 100, 0, 100000)
+    rules = Settings(
+        pile_taking=r.choice("rules", "pile_taking", "winner_chooses", PILE_TAKING),  # type: ignore[arg-type]
+        hands=int(r.choice("rules", "hands", "1", ("1", "2"), number=True)),
+        stuck_rule=r.choice("rules", "stuck_rule", "fewer_cards_wins", STUCK_RULES),  # type: ignore[arg-type]
+        pad_claims=r.choice("rules", "pad_claims", "smaller", PAD_CLAIMS),  # type: ignore[arg-type]
+        round_limit=int(round_limit) if round_limit else None,
     )
 
     r.table("dashboard", ("host", "port"))

@@ -132,7 +132,7 @@ def test_semantic_errors_name_the_line(tmp_path: Path, change: tuple[str, str],
 def test_parse_config_defaults_everything_but_the_buttons() -> None:
     config = parse_config('[buttons]\nspit = 17\nslap_A = 27\nslap_B = 22\n')
     assert config.camera.source == "auto" and config.dashboard.port == 8080
-    assert config.rules.taking == "winner-chooses"
+    assert config.rules.pile_taking == "winner_chooses" and config.rules.hands == 1
 
 
 def test_cli_prints_one_sentence_not_a_traceback(tmp_path: Path,
