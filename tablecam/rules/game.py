@@ -576,7 +576,8 @@ class Game:
         }[self.phase]
         raise RulesError(why)
 
-    def _stuck_winner(self) -> Seat:
+    def stuck_winner(self) -> Seat:
+        """Who wins a round stuck with no spit cards, under the settings' stuck rule."""
         if self.settings.stuck_rule == "fewer_cards_wins":
             a, b = self.tableau_count("A"), self.tableau_count("B")
             if a != b:
@@ -765,7 +766,7 @@ class Game:
             self._known[card] = "table"
 
     def _takeback(self, e: Takeback) -> None:
-        self._need_phase(PLAYING, ROUND_OVER, TAKING)
+        self._need_phase(PLAYING, ROUND_OVER, TAKING, GAME_END_DUE)
         if e.card is None:
             return
         columns = self._sides[e.player].columns
@@ -788,7 +789,7 @@ class Game:
                 raise RulesError(f"no tableau is empty and play is not stuck: {self._explain_not_stalled()}")
             if any(self._sides[seat].spit for seat in SEATS):
                 raise RulesError("no tableau is empty and there are spit cards left to spit")
-            winner = self._stuck_winner()
+            winner = self.stuck_winner()
             if e.winner != winner:
                 raise RulesError(f"play is stuck with no spit cards, and under the "
                                  f"{self.settings.stuck_rule} rule {winner} wins the round, not {e.winner}")
