@@ -143,12 +143,9 @@ class Referee:
                 calls.append(Call(event.t, None, (
                     f"The deal does not match: {_name(seat)} has {self.counts[seat]} cards and "
                     f"should lay {expected} columns, not {view.columns}.")))
-            up[seat] = tuple(view.up[:expected]) + (None,) * max(0, expected - len(view.up))
+            up[seat] = tuple(view.up[:view.columns])
         self.table.deal(self.counts, up)
-        players = {
-            s: TableauView(len(self.table.sides[s].columns), self.table.sides[s].spit, up[s])
-            for s in SEATS
-        }
+        players = {s: TableauView(len(up[s]), self.table.sides[s].spit, up[s]) for s in SEATS}
         self.phase = "dealt"
         deal = Deal(event.t, self.round, players)
         calls.insert(0, Call(event.t, deal, (
@@ -361,6 +358,15 @@ class Referee:
         return calls
 
     # ------------------------------------------------------------------ state
+    def expected_columns(self) -> dict[Seat, int]:
+        """Columns each player should lay at the next deal, from their card counts."""
+        return {s: columns_for(self.counts[s]) for s in SEATS}
+
+    @property
+    def expects_spit(self) -> bool:
+        """True when the next cards on the centre piles should be spit cards."""
+        return self.phase in ("dealt", "stalled")
+
     def snapshot(self) -> dict[str, object]:
         """The game as plain data for the dashboard."""
         return {"round": self.round, "phase": self.phase, "counts": dict(self.counts),

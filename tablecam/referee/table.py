@@ -85,14 +85,13 @@ class TableModel:
         self.piles: dict[Pile, list[Card | None]] = {p: [] for p in PILES}
 
     def deal(self, counts: dict[Seat, int], up: dict[Seat, tuple[Card | None, ...]]) -> None:
-        """Lay both tableaux from each player's card count; ``up`` are the seen top cards."""
+        """Lay both tableaux as seen (``up``: one top card per column); the rest of each
+        player's ``counts`` cards is their spit pile."""
         self.piles = {p: [] for p in PILES}
         for seat in SEATS:
-            k = columns_for(counts[seat])
-            cols = [Column(down=i, has_up=True) for i in range(k)]
-            for i, card in enumerate(up[seat][:k]):
-                cols[i].up = card
-            self.sides[seat] = Side(cols, counts[seat] - k * (k + 1) // 2)
+            cols = [Column(down=i, up=card, has_up=True) for i, card in enumerate(up[seat])]
+            laid = sum(c.cards for c in cols)
+            self.sides[seat] = Side(cols, max(0, counts[seat] - laid))
 
     def top(self, pile: Pile) -> Card | None:
         cards = self.piles[pile]
@@ -122,7 +121,8 @@ class TableModel:
         col = self.column(seat, column)
         if col is None:
             return
-        if col.down > 0 and not col.has_up:
+        if col.down > 0:
+            # With a top still shown, that top left unseen: the count still drops by one.
             col.down -= 1
         col.up = card
         col.has_up = True

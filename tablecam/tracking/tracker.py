@@ -115,12 +115,17 @@ class Tracker:
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
+        #: Whether new cards on the centre piles should be spit cards (set by the pipeline
+        #: from the referee: after a deal or a stall).  Otherwise a card of unknown origin
+        #: is first explained as a face-down card revealed and played under a hand.
+        self.spit_expected = True
         self.round = 0
         self._zones: dict[str, _Zone] = {}
         self._phase: Literal["idle", "playing"] = "idle"
         self._cleared: set[Seat] = set(SEATS)  # sides seen empty since the last round
         self._last_change = 0.0
         self._in_hand: dict[Card, _InHand] = {}
+        self._unseen_left: list[_InHand] = []  # face-down cards turned up and gone unseen
         self._held_reveals: dict[tuple[Seat, int], Reveal] = {}
         self._pending_spit: dict[Pile, Card | None] = {}
         self._spit_since = 0.0
@@ -132,7 +137,8 @@ class Tracker:
     @property
     def busy(self) -> bool:
         """A card is in a hand, a zone is covered or still changing: the table is not settled."""
-        return self._busy or bool(self._in_hand) or bool(self._pending_spit)
+        return (self._busy or bool(self._in_hand) or bool(self._pending_spit)
+                or bool(self._unseen_left))
 
     def update(self, reading: TableReadingLike) -> list[Tracked]:
         """Take one frame's reading; return the events (and notes) it makes certain."""
@@ -190,6 +196,7 @@ class Tracker:
         for card, hand in list(self._in_hand.items()):
             out.append(Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}"))
         self._in_hand.clear()
+        self._unseen_left.clear()
         return out
 
     # ------------------------------------------------------------------ deal
@@ -229,6 +236,7 @@ class Tracker:
         self._phase = "playing"
         self._cleared = set()
         self._in_hand.clear()
+        self._unseen_left.clear()
         self._held_reveals.clear()
         self._pending_spit.clear()
         self._r = _Round()
@@ -275,6 +283,9 @@ class Tracker:
         """A column's top card changed: where did the old top go?"""
         seat, column = _seat_column(name)
         old_state, card = old
+        if old_state == "face_down" and new[0] == "empty" and self._r.down.get((seat, column), 0) > 0:
+            self._unseen_left.append(_InHand(seat, column, t))
+            return []
         if old_state != "face_up" or card is None or card == new[1]:
             return []
         if self._where_pile(card) is not None:
@@ -322,6 +333,14 @@ class Tracker:
             else:
                 out.append(reveal)
             return out
+        source = next((u for u in self._unseen_left if u.seat == seat), None)
+        if source is not None and was_empty:
+            # A face-down card was turned up and moved here while a hand hid it.
+            self._unseen_left.remove(source)
+            self._r.down[(seat, source.column)] -= 1
+            out.append(Reveal(t, self.round, seat, source.column, card))
+            out.append(Move(t, self.round, seat, card, source.column, column))
+            return out
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
 
@@ -345,12 +364,18 @@ class Tracker:
         if card is not None:
             where, owner, place = self._where(card)
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
+                below = cards[-1] if cards else None
+                if below is not None and not card.fits_on(below):
+                    # Does a card that left a column unseen fit between? Then it went first.
+                    under = self._rebuild_chain(t, pile, card, play_top=False)
+                    return under + self._play(t, owner, place, card, pile)
                 return self._play(t, owner, place, card, pile)
             if where == "pile":
                 return []
-            rebuilt = self._rebuild_hidden(t, pile, card)
-            if rebuilt:
-                return rebuilt
+            if not self.spit_expected:
+                rebuilt = self._rebuild_hidden(t, pile, card)
+                if rebuilt:
+                    return rebuilt
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t
@@ -368,15 +393,44 @@ class Tracker:
         return [Play(t, self.round, seat, card, pile, column), *self._release_reveal(seat, column)]
 
     def _rebuild_hidden(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
-        """A never-seen card on a pile: was it revealed and played under a hand?"""
+        """A never-seen card on a pile: was it revealed and played under a hand?
+
+        Either a card left a column unseen and this one was under it (the rank chain
+        says so), or a column's last face-down card vanished, or exactly one column
+        waits for its reveal.  Anything less certain is left to be a spit card.
+        """
+        chain = self._rebuild_chain(t, pile, card)
+        if chain:
+            return chain
+        source = self._unseen_left.pop(0) if self._unseen_left else None
+        if source is None:
+            waiting = [(s, i) for s in SEATS for i in range(1, 6)
+                       if self._column_value(s, i)[0] == "face_down" and self._r.down.get((s, i), 0) > 0]
+            if len(waiting) != 1:
+                return []
+            source = _InHand(waiting[0][0], waiting[0][1], t)
+        seat, column = source.seat, source.column
+        self._r.down[(seat, column)] -= 1
+        return [Reveal(t, self.round, seat, column, card), *self._play(t, seat, column, card, pile)]
+
+    def _rebuild_chain(self, t: float, pile: Pile, card: Card, play_top: bool = True) -> list[Tracked]:
+        """A card in a hand that fits between the pile's top and ``card`` went on first.
+
+        With ``play_top`` the new top is a never-seen card: it must be the one that was
+        under the played card, revealed and played from the same column.
+        """
         cards = self._r.pile_cards[pile]
         below = cards[-1] if cards else None
         for under, hand in list(self._in_hand.items()):
-            if below is not None and not under.fits_on(below):
+            if under == card or (below is not None and not under.fits_on(below)):
                 continue
-            if not card.fits_on(under) or self._r.down.get((hand.seat, hand.column), 0) == 0:
+            if not card.fits_on(under):
                 continue
             seat, column = hand.seat, hand.column
+            if not play_top:
+                return self._play(t, seat, column, under, pile)
+            if self._r.down.get((seat, column), 0) == 0:
+                continue
             out = self._play(t, seat, column, under, pile)
             if not any(isinstance(e, Reveal) for e in out):
                 self._r.down[(seat, column)] -= 1
