@@ -332,7 +332,7 @@ class _Simulation:
         if len(self.rounds[-1].taken) == 0 and self.rounds[-1].winner is None:
             record = self.rounds[-1]
             self.rounds[-1] = RoundRecord(record.round, record.hands, self.round_stalls,
-                                          self.game.round_winner, {"A": 0, "B": 0},
+                                          self.game.round_winner, {},
                                           {seat: self.game.cards_held(seat) for seat in SEATS})
         self.emit(GameEnd(self.now, self.game.round, outcome.winner))
 
