@@ -81,6 +81,13 @@ def static_file(name: str) -> Path:
     return path
 
 
+class _Server(ThreadingHTTPServer):
+    """Threads per request; a listen queue deep enough for a room of phones connecting at once."""
+
+    daemon_threads = True
+    request_queue_size = 128
+
+
 class _PinGuard:
     """Checks PINs in constant time and locks out a client after repeated failures."""
 
@@ -161,12 +168,11 @@ class DashboardServer:
             return self
         handler = _make_handler(self)
         try:
-            httpd = ThreadingHTTPServer((self.host, self._requested_port), handler)
+            httpd = _Server((self.host, self._requested_port), handler)
         except OSError as error:
             raise HardwareError(
                 f"the dashboard cannot listen on port {self._requested_port} ({error.strerror}); "
                 "choose another with --port") from None
-        httpd.daemon_threads = True
         self._httpd = httpd
         self.hub.publish_settings(self.settings.current().as_dict())
         self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.2},
