@@ -1,0 +1,188 @@
+"""``tablecam check`` and ``tablecam run``'s table box, on fakes: a frame with the mat
+gets its zones drawn, each button is asked for in turn, presses reach the pipeline."""
+
+from __future__ import annotations
+
+import io
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from tablecam.capture.fake import FakeCamera
+from tablecam.cli import main
+from tablecam.commands.check import check_buttons, check_camera, check_speech
+from tablecam.commands.run import build_table_box
+from tablecam.config import ButtonsConfig, parse_config
+from tablecam.geometry.mat import render_mat
+from tablecam.inputs import ButtonPress
+from tablecam.inputs.clock import PipelineClock
+from tablecam.inputs.gpio import GpioButtons
+
+BUTTONS = ButtonsConfig(spit="GPIO17", slap_a="GPIO27", slap_b="GPIO22", debounce_ms=30)
+PIN_OF = {"the spit button": "GPIO17", "player A's slap pad": "GPIO27",
+          "player B's slap pad": "GPIO22"}
+
+
+@pytest.fixture()
+def factory() -> Iterator[MockFactory]:
+    mock = MockFactory()
+    yield mock
+    mock.reset()
+
+
+def test_camera_step_draws_the_mat_zones(tmp_path: Path) -> None:
+    out = tmp_path / "check.png"
+    mat = render_mat(dpi=100)
+    result = check_camera(FakeCamera([mat]), out)
+    assert result.ok, result.message
+    assert "14 zones from the ArUco mat" in result.message
+    assert "3.9 px/mm" in result.message
+    saved = cv2.imread(str(out))
+    assert saved.shape == mat.shape
+    assert np.count_nonzero(np.all(saved == (0, 220, 0), axis=2)) > 1000  # zone outlines
+
+
+def test_camera_step_says_when_the_table_is_too_far(tmp_path: Path) -> None:
+    result = check_camera(FakeCamera([render_mat(dpi=40)]), tmp_path / "far.png")
+    assert not result.ok and "1.6 px/mm" in result.message and "too few" in result.message
+
+
+def test_camera_step_without_a_table(tmp_path: Path) -> None:
+    blank = np.full((480, 640, 3), 60, np.uint8)
+    result = check_camera(FakeCamera([blank]), tmp_path / "blank.png")
+    assert result.ok and "no table zones seen" in result.message
+    assert not check_camera(FakeCamera([]), tmp_path / "none.png").ok
+
+
+def _press_later(factory: MockFactory, pin: str) -> None:
+    """A hand on the button a moment (longer than the debounce) after the prompt."""
+    time.sleep(0.05)
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def _press_when_asked(factory: MockFactory, wrong: dict[str, str] | None = None,
+                      ) -> tuple[Callable[[str], None], list[str]]:
+    asked: list[str] = []
+
+    def ask(line: str) -> None:
+        asked.append(line)
+        for name, pin in PIN_OF.items():
+            if line.startswith(f"Press {name}"):
+                target = (wrong or {}).get(name, pin)
+                threading.Thread(target=_press_later, args=(factory, target)).start()
+    return ask, asked
+
+
+def test_button_step_asks_for_each_button(factory: MockFactory) -> None:
+    presses: queue.Queue[ButtonPress] = queue.Queue()
+    ask, asked = _press_when_asked(factory)
+    with GpioButtons(BUTTONS, presses, PipelineClock(), pin_factory=factory):
+        result = check_buttons(presses, ask, timeout=2.0)
+    assert result.ok, asked
+    assert [line for line in asked if line.startswith("Press")] == [
+        "Press the spit button now (2 s)...", "Press player A's slap pad now (2 s)...",
+        "Press player B's slap pad now (2 s)..."]
+
+
+def test_button_step_names_a_miswired_pad(factory: MockFactory) -> None:
+    presses: queue.Queue[ButtonPress] = queue.Queue()
+    ask, asked = _press_when_asked(factory, wrong={"player B's slap pad": "GPIO27"})
+    with GpioButtons(BUTTONS, presses, PipelineClock(), pin_factory=factory):
+        result = check_buttons(presses, ask, timeout=0.3)
+    assert not result.ok and "player B's slap pad" in result.message
+    assert "  player B's slap pad: nothing (got slap A instead; check the wiring table)" in asked
+
+
+def test_speech_step_announces() -> None:
+    said: list[str] = []
+
+    class Recorder:
+        def say(self, text: str) -> None:
+            said.append(text)
+
+        def close(self) -> None:
+            said.append("<closed>")
+
+    assert check_speech(Recorder()).ok and said[0].startswith("Spit!") and said[-1] == "<closed>"
+
+
+def test_check_command_on_a_video(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "table.avi"
+    mat = render_mat(dpi=60)
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10,
+                             (mat.shape[1], mat.shape[0]))
+    writer.write(mat)
+    writer.release()
+    out = tmp_path / "check.png"
+    assert main(["check", "--camera", f"video:{video}", "--out", str(out),
+                 "--no-buttons", "--no-speech"]) == 0
+    printed = capsys.readouterr().out
+    assert "camera: OK" in printed and "zones from the ArUco mat" in printed and out.is_file()
+
+
+def test_check_command_reports_a_missing_camera(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--camera", f"video:{tmp_path}/none.mp4", "--no-buttons",
+                 "--no-speech"]) == 1
+    assert "camera: FAIL" in capsys.readouterr().out
+
+
+CONSOLE_CONFIG = """\
+[buttons]
+spit = "GPIO17"
+slap_A = "GPIO27"
+slap_B = "GPIO22"
+[outputs]
+led_A = "GPIO5"
+buzzer = "GPIO13"
+[speech]
+engine = "console"
+"""
+
+
+def test_table_box_brings_presses_to_the_pipeline_with_feedback(
+        factory: MockFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), np.zeros((48, 64, 3), np.uint8))
+    box = build_table_box(parse_config(CONSOLE_CONFIG), camera=f"frames:{frames}",
+                          pin_factory=factory)
+    try:
+        factory.pin("GPIO27").drive_low()
+        press = box.presses.get(timeout=2)
+        assert press.button == "slap" and press.player == "A" and press.t >= 0
+        time.sleep(0.05)
+        assert factory.pin("GPIO5").state == 1  # A's LED lights for the slap
+        frame = box.source.read()
+        assert frame is not None and frame.image.shape == (48, 64, 3)
+        box.announcer.say("Spit!")
+    finally:
+        box.close()
+    # the pins were released: they can be claimed again
+    GpioButtons(BUTTONS, queue.Queue(), PipelineClock(), pin_factory=factory).close()
+
+
+def test_table_box_closes_what_it_opened_when_the_camera_is_missing(
+        factory: MockFactory, tmp_path: Path) -> None:
+    from tablecam.errors import CaptureError
+
+    with pytest.raises(CaptureError, match="no such folder"):
+        build_table_box(parse_config(CONSOLE_CONFIG), camera=f"frames:{tmp_path}/nothing",
+                        pin_factory=factory)
+    GpioButtons(BUTTONS, queue.Queue(), PipelineClock(), pin_factory=factory).close()
+
+
+def test_run_with_a_broken_config_is_one_sentence(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--config", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such config file" in err
