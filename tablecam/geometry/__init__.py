@@ -1,1 +1,216 @@
-"""geometry stage of tablecam (see docs/ARCHITECTURE.md)."""
+"""Table geometry: where each pile and column of a Spit table lies in the camera image.
+
+Zones (``ZONE_IDS``) follow INTERFACE.md: ``A1..A5`` are the bottom player's columns,
+column 1 at the image's left; ``B1..B5`` the top player's, column 1 at the image's
+right; ``left``/``right`` the centre piles; ``spitA``/``spitB`` the spit piles.
+
+Both sources of geometry share one *table plane* in millimetres (``LAYOUT``), origin
+at the table's centre, x to the image's right, y towards player A:
+
+- ``geometry_from_deal`` finds it from where the cards lie after the deal: two rows
+  of five face-up cards.  Column zones are the dealt cards' own outlines, grown, so
+  they follow camera tilt and lens distortion exactly; the centre and spit zones
+  come from a homography fitted from the table plane to the ten dealt cards.
+- ``tablecam.geometry.mat`` prints an ArUco mat in the same plane and finds its
+  markers, which fixes every zone exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.errors import TablecamError
+
+ZoneId = str
+ZONE_IDS: Final[tuple[ZoneId, ...]] = (
+    "A1", "A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4", "B5",
+    "left", "right", "spitA", "spitB")
+
+Quad = npt.NDArray[np.float32]
+
+#: Card size on the table plane (poker cards), millimetres.
+CARD_MM: Final = (63.0, 88.0)
+#: Distance between neighbouring columns' centres, millimetres.
+COLUMN_PITCH_MM: Final = 76.0
+#: Distance of each row of columns from the table's centre line, millimetres.
+ROW_OFFSET_MM: Final = 150.0
+
+
+@dataclass(frozen=True)
+class ZoneRect:
+    """A zone on the table plane: centre and size in millimetres."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def corners(self) -> Quad:
+        """Clockwise from the top left (image orientation)."""
+        x0, x1 = self.x - self.width / 2, self.x + self.width / 2
+        y0, y1 = self.y - self.height / 2, self.y + self.height / 2
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+
+
+def _layout() -> dict[ZoneId, ZoneRect]:
+    zones: dict[ZoneId, ZoneRect] = {}
+    column_w, column_h = COLUMN_PITCH_MM - 2, 104.0
+    for i in range(1, 6):
+        offset = (i - 3) * COLUMN_PITCH_MM
+        zones[f"A{i}"] = ZoneRect(offset, ROW_OFFSET_MM, column_w, column_h)
+        zones[f"B{i}"] = ZoneRect(-offset, -ROW_OFFSET_MM, column_w, column_h)
+    band = 2 * ROW_OFFSET_MM - column_h - 8  # the free band between the two rows
+    zones["left"] = ZoneRect(-1.1 * COLUMN_PITCH_MM, 0, 2 * COLUMN_PITCH_MM, band)
+    zones["right"] = ZoneRect(1.1 * COLUMN_PITCH_MM, 0, 2 * COLUMN_PITCH_MM, band)
+    # each player's spit pile lies on their own right: A's at the image's right
+    spit_x = 3.2 * COLUMN_PITCH_MM
+    zones["spitA"] = ZoneRect(spit_x, ROW_OFFSET_MM, column_w, column_h)
+    zones["spitB"] = ZoneRect(-spit_x, -ROW_OFFSET_MM, column_w, column_h)
+    return zones
+
+
+#: Every zone on the table plane.
+LAYOUT: Final[Mapping[ZoneId, ZoneRect]] = _layout()
+
+
+class GeometryError(TablecamError):
+    """The table layout could not be found in an image."""
+
+
+@dataclass(frozen=True, eq=False)
+class TableGeometry:
+    """Every zone's outline in image pixels.
+
+    ``zones``: 4 x 2 float32 quads, clockwise from the top left as the camera sees it.
+    ``table_to_image``: 3 x 3 homography from the table plane (mm) to image pixels.
+    ``card_width``: the typical card's short side in pixels.
+    ``source``: ``"deal"`` (found from the dealt cards) or ``"mat"`` (ArUco markers).
+    """
+
+    zones: Mapping[ZoneId, Quad]
+    table_to_image: npt.NDArray[np.float64]
+    card_width: float
+    source: Literal["deal", "mat"]
+
+    def zone_at(self, point: Sequence[float]) -> ZoneId | None:
+        """The zone containing an image point (the nearest centre if zones overlap)."""
+        best: tuple[float, ZoneId] | None = None
+        x, y = float(point[0]), float(point[1])
+        for zone, quad in self.zones.items():
+            inside = cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False)
+            if inside >= 0:
+                cx, cy = quad.mean(axis=0)
+                distance = float(np.hypot(cx - x, cy - y))
+                if best is None or distance < best[0]:
+                    best = (distance, zone)
+        return None if best is None else best[1]
+
+    def zone_box(self, zone: ZoneId, shape: tuple[int, ...], margin: float = 0.0,
+                 ) -> tuple[int, int, int, int]:
+        """Pixel box ``(x0, y0, x1, y1)`` around a zone, grown by ``margin`` card
+        widths and clipped to an image of ``shape``."""
+        quad = self.zones[zone]
+        pad = margin * self.card_width
+        x0, y0 = np.floor(quad.min(axis=0) - pad)
+        x1, y1 = np.ceil(quad.max(axis=0) + pad)
+        height, width = shape[:2]
+        return (int(max(x0, 0)), int(max(y0, 0)), int(min(x1, width)), int(min(y1, height)))
+
+
+def project(homography: npt.NDArray[np.float64], points: npt.ArrayLike) -> Quad:
+    """Map N x 2 points through a 3 x 3 homography."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2).astype(np.float32)
+
+
+def geometry_from_homography(homography: npt.NDArray[np.float64],
+                             source: Literal["deal", "mat"]) -> TableGeometry:
+    """Every zone of ``LAYOUT`` mapped into the image."""
+    zones = {zone: project(homography, rect.corners()) for zone, rect in LAYOUT.items()}
+    card = project(homography, np.array([[0, 0], [CARD_MM[0], 0]], np.float64))
+    return TableGeometry(zones, homography, float(np.linalg.norm(card[1] - card[0])), source)
+
+
+def _grow_quad(quad: Quad, factor_w: float, factor_h: float) -> Quad:
+    """Scale a portrait card quad (clockwise from its top left) about its centre."""
+    centre = quad.mean(axis=0)
+    across = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 4  # half the top side
+    down = ((quad[3] - quad[0]) + (quad[2] - quad[1])) / 4  # half the left side
+    a, d = across * factor_w, down * factor_h
+    return np.array([centre - a - d, centre + a - d, centre + a + d, centre - a + d],
+                    dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class DealtCard:
+    """What the geometry needs of a found card: its outline and whether it is face up."""
+
+    corners: Quad
+    face_up: bool
+
+
+def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
+    """The zones from the cards as they lie just after a full deal.
+
+    Needs two rows of five face-up cards (A's at the bottom of the image, B's at the
+    top); raises GeometryError otherwise.  Face-down cards beside a row, beyond its
+    columns, move that player's spit zone onto them.
+    """
+    up = [c for c in cards if c.face_up]
+    if len(up) < 10:
+        raise GeometryError(
+            f"the dealt layout needs two rows of five face-up cards; {len(up)} face-up "
+            "cards are in view")
+    centres = np.array([c.corners.mean(axis=0) for c in up])
+    order = np.argsort(centres[:, 1])
+    gaps = np.diff(centres[order, 1])
+    split = int(np.argmax(gaps)) + 1
+    rows = [[up[i] for i in order[:split]], [up[i] for i in order[split:]]]
+    picked: list[list[DealtCard]] = []
+    for row in rows:
+        if len(row) < 5:
+            raise GeometryError(
+                "the dealt layout needs five face-up cards in each player's row; "
+                f"one row has {len(row)}")
+        ys = np.array([c.corners.mean(axis=0)[1] for c in row])
+        keep = np.argsort(np.abs(ys - np.median(ys)))[:5]
+        picked.append(sorted((row[i] for i in keep), key=lambda c: float(c.corners[:, 0].mean())))
+    top, bottom = picked
+    src, dst = [], []
+    for i, card in enumerate(bottom):
+        src.append([LAYOUT[f"A{i + 1}"].x, LAYOUT[f"A{i + 1}"].y])
+        dst.append(card.corners.mean(axis=0))
+    for i, card in enumerate(top):
+        src.append([LAYOUT[f"B{5 - i}"].x, LAYOUT[f"B{5 - i}"].y])
+        dst.append(card.corners.mean(axis=0))
+    found, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), 0)
+    if found is None:
+        raise GeometryError("the dealt cards do not lie in two straight rows")
+    homography = np.asarray(found, dtype=np.float64)
+    geometry = geometry_from_homography(homography, "deal")
+    zones = dict(geometry.zones)
+    for i, card in enumerate(bottom):
+        zones[f"A{i + 1}"] = _grow_quad(card.corners, 1.2, 1.15)
+    for i, card in enumerate(top):
+        zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
+    columns = [zones[z] for z in zones if z[0] in "AB" and z[1:].isdigit()]
+    for card in cards:
+        if card.face_up:
+            continue
+        centre = card.corners.mean(axis=0)
+        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
+                                    False) >= 0 for q in columns):
+            continue
+        for spit in ("spitA", "spitB"):
+            quad = zones[spit]
+            reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
+            if float(np.linalg.norm(quad.mean(axis=0) - centre)) < reach:
+                zones[spit] = _grow_quad(card.corners, 1.2, 1.15)
+    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
+    return TableGeometry(zones, homography, float(np.median(widths)), "deal")

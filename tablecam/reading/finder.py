@@ -1,0 +1,413 @@
+"""Card finding: the outline of every card in a photo or video frame.
+
+A single global threshold fails on light tables and on overlapping cards (see
+``VISION-NOTES.md``), so the finder looks at one image in several ways and keeps the
+outlines that look like cards:
+
+1. *Whiteness*: card faces are bright and unsaturated.  ``V - S`` (HSV) is cut with
+   Otsu's threshold and with a local threshold (brighter than the surroundings), so
+   that both dark and light tables give card-shaped regions.
+2. *Edges*: the same masks with the Canny edges of the image cut out.  The faint edge
+   of a card lying on another card, or on a white table, then separates the two.
+3. Every region's outline is fitted with a quadrilateral (four lines fitted to the
+   contour, so rounded corners do not pull the corners inwards) and kept when its
+   fill, shape and side ratio fit a card (1.40 poker to 1.56 bridge, with slack for
+   perspective and for photos stretched to a square).
+4. Overlapping candidates from the different views are merged by non-maximum
+   suppression on their fit score.  A card whose outline is overlapped by another
+   kept card with a better fit is marked ``covered`` (it lies underneath).
+
+Corners come back in image pixels, clockwise from the card's top left (portrait), as
+``tablecam.reading.warp.warp_card`` expects.  Whether a card is face up is a cheap
+colour test here; the classifier's ``kind`` ("face", "back", "none") is the final word.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.reading.warp import order_corners, warp_card
+
+#: Long side over short side of a card on the table: poker 1.40, bridge 1.56, with
+#: slack for perspective, lens distortion and photos stretched to a square.
+MIN_ASPECT: Final = 1.15
+MAX_ASPECT: Final = 1.95
+#: Smallest fraction of its fitted quadrilateral a card's region must fill.
+MIN_FILL: Final = 0.80
+#: Smallest fraction of its convex hull a card's region must fill (pips on the
+#: border and glare bite into the region).
+MIN_SOLIDITY: Final = 0.7
+#: The finder works on images no larger than this (long side, pixels).
+WORK_SIZE: Final = 960
+
+Quad = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, eq=False)
+class FoundCard:
+    """One card outline found in an image.
+
+    ``corners``: 4 x 2 float32 image pixels, clockwise from the card's top left.
+    ``score``: 0..1, how well the outline fits a card (fill of the fitted quadrilateral).
+    ``covered``: another card (or something else) lies over part of it.
+    ``face_up``: the colour test says it shows a face (the classifier may overrule).
+    """
+
+    corners: Quad
+    score: float
+    covered: bool
+    face_up: bool
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        c = self.corners.mean(axis=0)
+        return float(c[0]), float(c[1])
+
+    @property
+    def width(self) -> float:
+        """Length of the card's short side in pixels."""
+        return float(_sides(self.corners)[0])
+
+    def bounding_box(self) -> tuple[float, float, float, float]:
+        """Axis-aligned box ``(x0, y0, x1, y1)`` around the corners."""
+        x0, y0 = self.corners.min(axis=0)
+        x1, y1 = self.corners.max(axis=0)
+        return float(x0), float(y0), float(x1), float(y1)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    quad: Quad  # 4 x 2, working-image pixels, any order
+    score: float
+    area: float
+
+
+def _sides(quad: Quad) -> tuple[float, float]:
+    """(short, long): mean lengths of the two pairs of opposite sides."""
+    lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    a = float(lengths[0] + lengths[2]) / 2
+    b = float(lengths[1] + lengths[3]) / 2
+    return (a, b) if a <= b else (b, a)
+
+
+def _whiteness(bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Bright, unsaturated pixels high: ``V - S`` of HSV, clipped to 0..255."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    value = hsv[:, :, 2].astype(np.int16)
+    saturation = hsv[:, :, 1].astype(np.int16)
+    return np.clip(value - saturation, 0, 255).astype(np.uint8)
+
+
+def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32]) -> Quad:
+    """Refine a 4-point approximation by fitting a line to each side's contour points.
+
+    Points near a corner are left out, so that a card's rounded corners do not bend the
+    sides; the corners are the intersections of neighbouring lines.
+    """
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
+    for i in range(4):
+        p, q = approx[i].astype(np.float64), approx[(i + 1) % 4].astype(np.float64)
+        d = q - p
+        length = float(np.linalg.norm(d))
+        if length < 4:
+            return approx
+        u = d / length
+        n = np.array([-u[1], u[0]])
+        rel = points.astype(np.float64) - p
+        along = rel @ u
+        across = rel @ n
+        keep = (along > 0.15 * length) & (along < 0.85 * length) & (np.abs(across) < 0.06 * length + 2)
+        if keep.sum() < 5:
+            lines.append((p, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(points[keep], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for i in range(4):
+        (p1, u1), (p2, u2) = lines[i - 1], lines[i]
+        matrix = np.array([u1, -u2]).T
+        if abs(np.linalg.det(matrix)) < 1e-3:
+            return approx
+        s = np.linalg.solve(matrix, p2 - p1)
+        corners.append(p1 + s[0] * u1)
+    quad = np.array(corners, dtype=np.float32)
+    # a refined corner far from its rough position means a bad fit: keep the rough one
+    if float(np.abs(quad - approx).max()) > 0.25 * _sides(approx)[0] + 3:
+        return approx
+    return quad
+
+
+def _fit_quad(contour: npt.NDArray[Any]) -> Quad | None:
+    """Four corners of a convex region, or None when its hull is not four-sided."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    approx = None
+    for fraction in (0.02, 0.035, 0.05, 0.07):
+        poly = cv2.approxPolyDP(hull, fraction * perimeter, True)
+        if len(poly) == 4:
+            approx = poly.reshape(4, 2).astype(np.float32)
+            break
+        if len(poly) < 4:
+            break
+    if approx is None:
+        rect = cv2.minAreaRect(hull)
+        approx = cv2.boxPoints(rect).astype(np.float32)
+    return _line_fit_quad(contour, approx)
+
+
+def _grow(quad: Quad, pixels: float) -> Quad:
+    """Move every side of a convex quadrilateral outwards by ``pixels``."""
+    if pixels == 0:
+        return quad
+    centre = quad.mean(axis=0)
+    out = []
+    for i in range(4):
+        prev_side = quad[i] - quad[i - 1]
+        next_side = quad[(i + 1) % 4] - quad[i]
+        normals = []
+        for side in (prev_side, next_side):
+            n = np.array([side[1], -side[0]], np.float32)
+            n /= max(float(np.linalg.norm(n)), 1e-6)
+            if float(np.dot(n, quad[i] - centre)) < 0:
+                n = -n
+            normals.append(n)
+        bisector = normals[0] + normals[1]
+        cos_half = float(np.dot(bisector / max(float(np.linalg.norm(bisector)), 1e-6), normals[0]))
+        out.append(quad[i] + bisector / max(float(np.linalg.norm(bisector)), 1e-6)
+                   * pixels / max(cos_half, 0.3))
+    return np.array(out, dtype=np.float32)
+
+
+def _candidates_from_mask(
+    mask: npt.NDArray[np.uint8], min_area: float, max_area: float, grow: float,
+    seen: set[tuple[int, ...]] | None = None,
+) -> list[_Candidate]:
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    found: list[_Candidate] = []
+    if hierarchy is None:
+        return found
+    for contour, link in zip(contours, hierarchy[0], strict=True):
+        if link[3] != -1:  # a hole, not a region's outer boundary
+            continue
+        area = float(cv2.contourArea(contour))
+        if not min_area <= area <= max_area:
+            continue
+        hull = cv2.convexHull(contour)
+        hull_area = float(cv2.contourArea(hull))
+        if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
+            continue
+        # cheap test on the minimum-area rectangle before the careful fit
+        (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+        if min(rw, rh) <= 0 or hull_area / (rw * rh) < MIN_FILL * 0.9:
+            continue
+        if not MIN_ASPECT * 0.8 <= max(rw, rh) / min(rw, rh) <= MAX_ASPECT * 1.2:
+            continue
+        key = tuple(int(v) // 3 for v in cv2.boundingRect(contour))
+        if seen is not None:
+            if key in seen:
+                continue
+            seen.add(key)
+        quad = _fit_quad(contour)
+        if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        quad_area = float(cv2.contourArea(quad))
+        if quad_area <= 0:
+            continue
+        short, long = _sides(quad)
+        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+            continue
+        fill = hull_area / quad_area
+        if fill < MIN_FILL or fill > 1.15:
+            continue
+        # opposite sides of a card seen from above are nearly equal
+        lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        balance = min(lengths[0], lengths[2]) / max(lengths[0], lengths[2]) * \
+            min(lengths[1], lengths[3]) / max(lengths[1], lengths[3])
+        if balance < 0.6:
+            continue
+        score = float(min(fill, 1 / fill) * (0.7 + 0.3 * balance))
+        quad = _grow(quad, grow)
+        found.append(_Candidate(quad, score, float(cv2.contourArea(quad))))
+    return found
+
+
+def _masks(
+    bgr: npt.NDArray[np.uint8], card_px: float
+) -> list[tuple[npt.NDArray[Any], float]]:
+    """Binary views of the image in which cards should be separate regions.
+
+    Each comes with how many pixels its regions lie inside the true card outline
+    (edge rings eat into the card they surround).
+    """
+    white = cv2.GaussianBlur(_whiteness(bgr), (5, 5), 0)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    _, otsu = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    block = int(card_px * 2.5) | 1
+    local = cv2.adaptiveThreshold(
+        white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(block, 31), -8)
+    kernel = np.ones((3, 3), np.uint8)
+    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(smooth, 40, 110)
+    size = max(3, int(card_px / 12) | 1)
+    big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    masks: list[tuple[npt.NDArray[Any], float]] = []
+    for mask in (otsu, local):
+        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+        masks.append((opened, 0.0))
+        masks.append((cv2.bitwise_and(opened, cv2.bitwise_not(cv2.dilate(edges, kernel))), 1.0))
+        masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
+    # regions enclosed by edges, whatever their colour: a card on a white table or on
+    # another card is ringed by a faint edge or shadow; thicker rings close gaps
+    faint = cv2.Canny(smooth, 12, 36)
+    for edge_map in (faint, edges):
+        for radius in (1, 2, 3):
+            ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
+            masks.append((cv2.bitwise_not(ring), radius + 0.5))
+    return masks
+
+
+def _polygon_overlap(a: Quad, b: Quad) -> float:
+    """Area of the intersection of two convex quadrilaterals."""
+    area, _ = cv2.intersectConvexConvex(a.reshape(-1, 1, 2), b.reshape(-1, 1, 2))
+    return float(area)
+
+
+def _nms(ordered: list[_Candidate]) -> tuple[list[_Candidate], dict[int, list[_Candidate]]]:
+    """Greedy suppression, largest first; smaller overlapping candidates become children."""
+    kept: list[_Candidate] = []
+    children: dict[int, list[_Candidate]] = {}
+    for cand in ordered:
+        conflicts = [
+            k for k, other in enumerate(kept)
+            if _polygon_overlap(cand.quad, other.quad) > 0.5 * min(cand.area, other.area)]
+        if not conflicts:
+            kept.append(cand)
+            continue
+        for k in conflicts:
+            other = kept[k]
+            if cand.area > 0.75 * other.area:
+                if cand.score > other.score + 0.02 and len(conflicts) == 1:
+                    children[id(cand)] = children.pop(id(other), [])
+                    kept[k] = cand
+            else:
+                children.setdefault(id(other), []).append(cand)
+    return kept, children
+
+
+def _card_pieces(cand: _Candidate, children: list[_Candidate]) -> list[_Candidate]:
+    """Card-sized, separate candidates inside ``cand`` (two or more: it is a group)."""
+    pieces: list[_Candidate] = []
+    for child in sorted(children, key=lambda c: c.area, reverse=True):
+        if child.area < 0.08 * cand.area or child.score < 0.9:
+            continue
+        if all(_polygon_overlap(child.quad, p.quad) < 0.3 * min(child.area, p.area)
+               for p in pieces):
+            pieces.append(child)
+    return pieces
+
+
+def _split_pair(cand: _Candidate, typical_area: float) -> list[_Candidate]:
+    """Two cards lying edge to edge merge into one card-shaped outline of twice the
+    usual area: cut it across its long sides when both halves are card-shaped."""
+    if not 1.6 * typical_area <= cand.area <= 2.5 * typical_area:
+        return [cand]
+    q = cand.quad
+    lengths = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    i = 0 if lengths[0] + lengths[2] >= lengths[1] + lengths[3] else 1  # a long side
+    a, b, c, d = (q[(i + k) % 4] for k in range(4))  # a-b and c-d are the long sides
+    m1, m2 = (a + b) / 2, (c + d) / 2
+    halves = [np.array([a, m1, m2, d], np.float32), np.array([m1, b, c, m2], np.float32)]
+    for half in halves:
+        short, long = _sides(half)
+        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+            return [cand]
+    return [_Candidate(h, cand.score * 0.95, cand.area / 2) for h in halves]
+
+
+def _select(candidates: list[_Candidate]) -> list[_Candidate]:
+    """One outline per card from the overlapping candidates of all the views.
+
+    Largest first: a smaller candidate inside a kept one is either a detail of that
+    card (a pip, a court card's picture frame) or, when two or more card-sized
+    pieces lie inside it side by side, one of the cards of a group (overlapping
+    cards, or the table itself), which is then dropped and the selection rerun.
+    Near-duplicates keep the better fit.  Tiny leftovers (pips of cards whose outline
+    was not found) are dropped by their size against the typical card.
+    """
+    ordered = sorted((c for c in candidates if c.score >= 0.85), key=lambda c: c.area,
+                     reverse=True)
+    for _ in range(6):
+        kept, children = _nms(ordered)
+        groups = {id(c) for c in kept if len(_card_pieces(c, children.get(id(c), []))) >= 2}
+        if not groups:
+            break
+        ordered = [c for c in ordered if id(c) not in groups]
+    result = kept
+    if len(result) >= 2:
+        typical = float(np.median([c.area for c in result]))
+        result = [c for c in result if c.area >= 0.2 * typical]
+        result = [half for c in result for half in _split_pair(c, typical)]
+    result.sort(key=lambda c: c.score, reverse=True)
+    return result
+
+
+def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
+    """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
+    view = warp_card(image, corners)
+    hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+    value = hsv[:, :, 2].astype(np.int16)
+    saturation = hsv[:, :, 1].astype(np.int16)
+    paper = (value - saturation) > max(float(np.percentile(value - saturation, 90)) - 60, 40)
+    return float(paper.mean()) > 0.35
+
+
+def find_cards(
+    image: npt.NDArray[np.uint8],
+    *,
+    min_width: float | None = None,
+    max_width: float | None = None,
+) -> list[FoundCard]:
+    """Every card outline in a BGR image, best fit first.
+
+    ``min_width``/``max_width`` bound the card's short side in image pixels (default:
+    1/25 and 1/2 of the image's short side).
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+        return []
+    height, width = image.shape[:2]
+    scale = min(1.0, WORK_SIZE / max(height, width))
+    work = image if scale == 1.0 else np.asarray(cv2.resize(
+        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA),
+        dtype=np.uint8)
+    short_side = min(work.shape[:2])
+    lo = (min_width * scale) if min_width else short_side / 25
+    hi = (max_width * scale) if max_width else short_side * 0.5
+    min_area = lo * lo * 1.2
+    max_area = hi * hi * 1.7
+    card_px = float(np.sqrt(min_area * max_area) ** 0.5)
+
+    candidates: list[_Candidate] = []
+    seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
+    for mask, grow in _masks(work, card_px):
+        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen))
+    kept = _select(candidates)
+
+    found: list[FoundCard] = []
+    for i, cand in enumerate(kept):
+        covered = any(
+            _polygon_overlap(cand.quad, other.quad) > 0.04 * cand.area
+            for other in kept[:i])
+        corners = order_corners(cand.quad / scale)
+        found.append(FoundCard(
+            corners=corners.astype(np.float32),
+            score=round(cand.score, 4),
+            covered=covered,
+            face_up=_looks_face_up(image, corners),
+        ))
+    return found

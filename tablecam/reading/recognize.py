@@ -1,0 +1,107 @@
+"""Recognising the face-up cards in a photo: load, find, read (``tablecam recognize``).
+
+``recognize(image, reader)`` finds every card outline, reads each card's canonical
+view in one batch, and keeps the face-up cards: backs are left out and outlines the
+reader says are no card at all are dropped.  A face it cannot read confidently is
+kept with ``card = None``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.cards import Card
+from tablecam.errors import TablecamError
+from tablecam.reading.finder import find_cards
+from tablecam.reading.table_reader import CardReader, read_cards
+
+
+class ImageError(TablecamError):
+    """An image file is missing, unreadable or damaged."""
+
+
+@dataclass(frozen=True, eq=False)
+class RecognizedCard:
+    card: Card | None
+    confidence: float
+    corners: npt.NDArray[np.float32]  # clockwise from the card's top left, image pixels
+    covered: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Recognition:
+    width: int
+    height: int
+    cards: list[RecognizedCard]
+    note: str = ""  # why nothing was found, when it is worth saying
+
+    def as_json(self, image_name: str) -> dict[str, object]:
+        """The INTERFACE.md form of one image's result."""
+        return {
+            "image": image_name, "width": self.width, "height": self.height,
+            "cards": [{
+                "card": None if c.card is None else c.card.code,
+                "confidence": round(c.confidence, 3),
+                "corners": [[round(float(x)), round(float(y))] for x, y in c.corners],
+            } for c in self.cards],
+        }
+
+
+def load_image(path: Path) -> npt.NDArray[np.uint8]:
+    """Read an image file as BGR; ImageError with a clear reason when it cannot be used."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ImageError(f"{path} does not exist") from None
+    except IsADirectoryError:
+        raise ImageError(f"{path} is a folder, not an image") from None
+    except OSError as exc:
+        raise ImageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) == 0:
+        raise ImageError(f"{path} is empty")
+    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
+        raise ImageError(f"{path} is a truncated JPEG (its end is missing); copy it again")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ImageError(f"{path} is not an image OpenCV can read (JPEG, PNG, BMP, TIFF, WebP)")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _quality_note(image: npt.NDArray[np.uint8]) -> str:
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    scale = 640 / max(grey.shape)
+    if scale < 1:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if float((grey >= 250).mean()) > 0.6:
+        return "the photo looks overexposed"
+    if float(cv2.Laplacian(grey, cv2.CV_64F).var()) < 15:
+        return "the photo looks blurred"
+    return ""
+
+
+def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
+    """Every face-up card in a BGR image."""
+    height, width = image.shape[:2]
+    seen = read_cards(image, find_cards(image), reader)
+    cards = [RecognizedCard(s.card, s.confidence, s.corners, s.covered)
+             for s in seen if s.face_up]
+    note = "" if cards else _quality_note(image)
+    return Recognition(width, height, cards, note)
+
+
+def describe(image_name: str, result: Recognition) -> str:
+    """Human-readable lines for one image."""
+    lines = [f"{image_name} ({result.width}x{result.height}): "
+             f"{len(result.cards)} face-up card{'s' if len(result.cards) != 1 else ''}"
+             + (f" ({result.note})" if result.note else "")]
+    for c in result.cards:
+        x, y = c.corners.mean(axis=0)
+        name = c.card.code if c.card is not None else "unreadable"
+        extra = ", partly covered" if c.covered else ""
+        lines.append(f"  {name:<10} confidence {c.confidence:.2f} at ({x:.0f}, {y:.0f}){extra}")
+    return "\n".join(lines)

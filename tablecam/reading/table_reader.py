@@ -1,0 +1,280 @@
+"""The per-frame reader of a Spit table: what lies in each zone, frame by frame.
+
+``TableReader.read(frame)`` returns a ``TableReading``: for each zone of the table
+geometry (``tablecam.geometry.ZONE_IDS``) a ``ZoneObservation`` with a state
+
+- ``empty``: the table shows through;
+- ``face_up``: a card face (``card`` is None when it could not be read confidently);
+- ``face_down``: a card back;
+- ``covered``: something that is not a card (a hand) is over the zone, or the zone is
+  still moving.  The card underneath is unknown, never "changed".
+
+Only what changed is read again: each zone keeps a small grey thumbnail from the
+previous frame and from the frame it was last read in.  A zone that moves from one
+frame to the next is ``covered``; once it is still again and differs from its last
+reading, the finder and the classifier run on that zone alone.
+
+Geometry comes from the constructor (e.g. an ArUco mat), or is found on the first
+frames that show the dealt layout, and is found again after ``relocate()`` (call it
+when a new round is being dealt).  Until it is known, ``zones`` is empty and
+``cards`` lists every card found in the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.capture import Frame
+from tablecam.cards import Card
+from tablecam.geometry import (
+    DealtCard,
+    GeometryError,
+    TableGeometry,
+    ZoneId,
+    geometry_from_deal,
+)
+from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.reading.warp import warp_card
+
+ZoneState = Literal["empty", "face_up", "face_down", "covered"]
+
+#: Mean absolute grey difference (0..255) of a zone's thumbnail that counts as motion.
+MOTION_THRESHOLD: Final = 6.0
+#: ... and that counts as a change since the zone was last read.
+CHANGE_THRESHOLD: Final = 8.0
+#: Fraction of a card-less zone unlike the table that makes it ``covered``.
+COVER_FRACTION: Final = 0.2
+_THUMB: Final = (24, 24)
+
+
+class _Read(Protocol):
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def kind(self) -> str: ...
+
+
+class CardReader(Protocol):
+    """What the table reader needs of the classifier (``CardClassifier`` fits)."""
+
+    def read(self, cards: Sequence[npt.NDArray[np.uint8]]) -> Sequence[_Read]: ...
+
+
+@dataclass(frozen=True, eq=False)
+class ZoneObservation:
+    """What one zone shows in one frame; ``corners`` are the top card's outline."""
+
+    state: ZoneState
+    card: Card | None
+    confidence: float
+    corners: npt.NDArray[np.float32] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class SeenCard:
+    """A card found and read in a frame, for overlays: ``zone`` is None off the zones."""
+
+    corners: npt.NDArray[np.float32]
+    card: Card | None
+    confidence: float
+    face_up: bool
+    zone: ZoneId | None
+    covered: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class TableReading:
+    """Everything read in one frame at time ``t`` (seconds)."""
+
+    t: float
+    zones: Mapping[ZoneId, ZoneObservation]
+    cards: list[SeenCard]
+    geometry: TableGeometry | None = None
+    reread: tuple[ZoneId, ...] = field(default=())  # zones read afresh in this frame
+
+
+@dataclass
+class _ZoneMemory:
+    previous: npt.NDArray[np.float32] | None = None  # thumbnail of the last frame
+    at_read: npt.NDArray[np.float32] | None = None  # thumbnail when last read
+    observation: ZoneObservation | None = None
+    cards: list[SeenCard] = field(default_factory=list)
+
+
+def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
+               reader: CardReader) -> list[SeenCard]:
+    """Classify found cards in one batch; outlines the reader says are no card are dropped."""
+    if not found:
+        return []
+    reads = reader.read([warp_card(image, f.corners) for f in found])
+    seen = []
+    for f, r in zip(found, reads, strict=True):
+        if r.kind == "none":
+            continue
+        seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
+                             float(r.confidence), r.kind == "face", None, f.covered))
+    return seen
+
+
+class TableReader:
+    """Reads a Spit table frame by frame, re-reading only the zones that changed."""
+
+    def __init__(self, classifier: CardReader, geometry: TableGeometry | None = None) -> None:
+        self.classifier = classifier
+        self.geometry = geometry
+        self._memory: dict[ZoneId, _ZoneMemory] = {}
+        self._table_colour: npt.NDArray[np.float32] | None = None
+        self._relocating = geometry is None
+
+    def relocate(self) -> None:
+        """Look for the dealt layout again (a new round is being dealt).
+
+        The current geometry stays in use until a full deal is seen.
+        """
+        self._relocating = True
+
+    def read(self, frame: Frame) -> TableReading:
+        """Read one frame."""
+        image = frame.image
+        if self._relocating:
+            found = find_cards(image)
+            seen = read_cards(image, found, self.classifier)
+            try:
+                dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+            except GeometryError:
+                if self.geometry is None:
+                    return TableReading(frame.t, {}, seen, None)
+            else:
+                self.geometry = dealt
+                self._relocating = False
+                self._memory = {}
+                self._table_colour = None
+        geometry = self.geometry
+        assert geometry is not None
+        if self._table_colour is None:
+            self._table_colour = self._estimate_table_colour(image, geometry)
+        zones: dict[ZoneId, ZoneObservation] = {}
+        to_read: list[ZoneId] = []
+        for zone in geometry.zones:
+            memory = self._memory.setdefault(zone, _ZoneMemory())
+            thumb = self._thumbnail(image, geometry, zone)
+            moving = memory.previous is not None and _difference(thumb, memory.previous) > MOTION_THRESHOLD
+            memory.previous = thumb
+            if moving:
+                zones[zone] = ZoneObservation("covered", None, 1.0, None)
+                continue
+            if (memory.at_read is None or memory.observation is None
+                    or _difference(thumb, memory.at_read) > CHANGE_THRESHOLD):
+                to_read.append(zone)
+                memory.at_read = thumb
+            else:
+                zones[zone] = memory.observation
+        if to_read:
+            for zone, (observation, cards) in self._read_zones(image, geometry, to_read).items():
+                self._memory[zone].observation = observation
+                self._memory[zone].cards = cards
+                zones[zone] = observation
+        cards = [c for zone in geometry.zones for c in self._memory[zone].cards
+                 if zones[zone].state != "covered"]
+        return TableReading(frame.t, {z: zones[z] for z in geometry.zones}, cards, geometry,
+                            tuple(to_read))
+
+    def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                    zones: list[ZoneId]) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
+        found_by_zone: dict[ZoneId, list[FoundCard]] = {}
+        lo, hi = 0.6 * geometry.card_width, 1.8 * geometry.card_width
+        for zone in zones:
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                found_by_zone[zone] = []
+                continue
+            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            offset = np.array([x0, y0], np.float32)
+            cards = []
+            for f in find_cards(crop, min_width=lo, max_width=hi):
+                corners = f.corners + offset
+                centre = corners.mean(axis=0)
+                if geometry.zone_at(centre) == zone:
+                    cards.append(FoundCard(corners, f.score, f.covered, f.face_up))
+            found_by_zone[zone] = cards
+        flat = [f for zone in zones for f in found_by_zone[zone]]
+        reads = self.classifier.read([warp_card(image, f.corners) for f in flat]) if flat else []
+        result: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]] = {}
+        k = 0
+        for zone in zones:
+            seen: list[SeenCard] = []
+            for f in found_by_zone[zone]:
+                r = reads[k]
+                k += 1
+                if r.kind == "none":
+                    continue
+                seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
+                                     float(r.confidence), r.kind == "face", zone, f.covered))
+            result[zone] = (self._observe(image, geometry, zone, seen), seen)
+        return result
+
+    def _observe(self, image: npt.NDArray[np.uint8], geometry: TableGeometry, zone: ZoneId,
+                 seen: list[SeenCard]) -> ZoneObservation:
+        """The zone's state from the cards read in it, or from how much table shows."""
+        top = [s for s in seen if not s.covered] or seen
+        if top:
+            card = top[0]
+            state: ZoneState = "face_up" if card.face_up else "face_down"
+            return ZoneObservation(state, card.card, card.confidence, card.corners)
+        foreign = self._foreign_fraction(image, geometry, zone)
+        if foreign > COVER_FRACTION:
+            return ZoneObservation("covered", None, min(1.0, foreign), None)
+        return ZoneObservation("empty", None, 1.0 - foreign, None)
+
+    def _thumbnail(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                   zone: ZoneId) -> npt.NDArray[np.float32]:
+        x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return np.zeros(_THUMB, np.float32)
+        patch = image[y0:y1, x0:x1]
+        step = max(1, min(patch.shape[0], patch.shape[1]) // (2 * _THUMB[0]))
+        patch = patch[::step, ::step]
+        grey = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2GRAY)
+        return cv2.resize(grey, _THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def _estimate_table_colour(self, image: npt.NDArray[np.uint8],
+                               geometry: TableGeometry) -> npt.NDArray[np.float32]:
+        """Median colour of the centre band, which is empty when the geometry is found."""
+        pixels = []
+        for zone in ("left", "right"):
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
+            if x1 > x0 and y1 > y0:
+                pixels.append(image[y0:y1:4, x0:x1:4].reshape(-1, 3))
+        if not pixels:
+            return np.full(3, 128, np.float32)
+        return np.median(np.concatenate(pixels), axis=0).astype(np.float32)
+
+    def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                          zone: ZoneId) -> float:
+        """Fraction of a zone's pixels whose colour is far from the table's."""
+        assert self._table_colour is not None
+        quad = geometry.zones[zone]
+        x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return 0.0
+        patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
+        mask = np.zeros(patch.shape[:2], np.uint8)
+        local = ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32)
+        cv2.fillConvexPoly(mask, local, 1)
+        distance = np.abs(patch - self._table_colour).max(axis=2)
+        inside = mask.astype(bool)
+        if not inside.any():
+            return 0.0
+        return float((distance[inside] > 45).mean())
+
+
+def _difference(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    return float(np.abs(a - b).mean())

@@ -1,0 +1,55 @@
+"""Table zones found from the dealt layout."""
+
+import numpy as np
+import pytest
+
+from tablecam.cards import FULL_DECK
+from tablecam.geometry import ZONE_IDS, DealtCard, GeometryError, geometry_from_deal
+from tablecam.reading.finder import find_cards
+from tablecam.reading.scenes import spit_deal_scene, tilt
+
+
+def _dealt(image: np.ndarray) -> list[DealtCard]:
+    return [DealtCard(f.corners, f.face_up) for f in find_cards(image)]
+
+
+def test_every_zone_is_found_where_the_cards_were_dealt() -> None:
+    scene = spit_deal_scene(FULL_DECK[:10], seed=3)
+    geometry = geometry_from_deal(_dealt(scene.image))
+    assert set(geometry.zones) == set(ZONE_IDS)
+    for zone, (corners, _) in scene.truth.items():
+        assert geometry.zone_at(corners.mean(axis=0)) == zone
+    # the centre piles lie between the rows, left and right as the camera sees them
+    left, right = geometry.zones["left"].mean(axis=0), geometry.zones["right"].mean(axis=0)
+    a3, b3 = geometry.zones["A3"].mean(axis=0), geometry.zones["B3"].mean(axis=0)
+    assert left[0] < a3[0] < right[0]
+    assert b3[1] < left[1] < a3[1]
+    assert geometry.source == "deal"
+    assert 60 < geometry.card_width < 90  # 63 mm at 1.2 px/mm
+
+
+def test_columns_are_numbered_from_each_players_own_left() -> None:
+    scene = spit_deal_scene(FULL_DECK[:10], seed=4)
+    geometry = geometry_from_deal(_dealt(scene.image))
+    xs = {z: float(geometry.zones[z].mean(axis=0)[0]) for z in ZONE_IDS}
+    assert xs["A1"] < xs["A2"] < xs["A3"] < xs["A4"] < xs["A5"]
+    assert xs["B1"] > xs["B2"] > xs["B3"] > xs["B4"] > xs["B5"]
+
+
+def test_zones_follow_a_tilted_camera() -> None:
+    scene = spit_deal_scene(FULL_DECK[:10], seed=5)
+    zones = list(scene.truth)
+    image, moved = tilt(scene.image, [scene.truth[z][0] for z in zones], 0.3)
+    geometry = geometry_from_deal(_dealt(image))
+    for zone, corners in zip(zones, moved, strict=True):
+        assert geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_an_incomplete_deal_is_refused_with_a_reason() -> None:
+    scene = spit_deal_scene(FULL_DECK[:10], seed=6)
+    cards = _dealt(scene.image)
+    bottom_half = [c for c in cards if c.corners[:, 1].mean() > 360]
+    with pytest.raises(GeometryError, match="face-up"):
+        geometry_from_deal(bottom_half)
+    with pytest.raises(GeometryError):
+        geometry_from_deal([])

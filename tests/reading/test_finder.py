@@ -1,0 +1,103 @@
+"""The card finder on synthetic scenes whose true card outlines are known."""
+
+import cv2
+import numpy as np
+import pytest
+
+from tablecam.cards import FULL_DECK, Card
+from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.reading.scenes import background, paste, plain_back, plain_face, tilt
+
+
+def _corner_error(found: FoundCard, truth: np.ndarray) -> float:
+    """Largest corner distance, allowing the 180-degree ambiguity of a card's top."""
+    a = np.linalg.norm(found.corners - truth, axis=1).max()
+    b = np.linalg.norm(found.corners - np.roll(truth, 2, axis=0), axis=1).max()
+    return float(min(a, b))
+
+
+def _match(found: list[FoundCard], truths: list[np.ndarray], width: float) -> int:
+    hits = 0
+    for truth in truths:
+        errors = [_corner_error(f, truth) for f in found]
+        if errors and min(errors) < 0.08 * width:
+            hits += 1
+    return hits
+
+
+def _scene(colour: tuple[int, int, int], angles: list[float], width: float = 90,
+           wood: bool = False, seed: int = 1) -> tuple[np.ndarray, list[np.ndarray]]:
+    image = background((1000, 700), colour, seed, wood)
+    truths = []
+    for i, angle in enumerate(angles):
+        centre = (150 + (i % 4) * 230, 180 + (i // 4) * 330)
+        truths.append(paste(image, plain_face(FULL_DECK[i * 5 % 52]), centre, angle, width))
+    return image, truths
+
+
+@pytest.mark.parametrize("colour,wood", [((40, 90, 40), False), ((60, 60, 60), False),
+                                         ((150, 185, 205), True)])
+def test_finds_every_separate_card_on_dark_and_light_tables(colour: tuple[int, int, int],
+                                                            wood: bool) -> None:
+    image, truths = _scene(colour, [0, 15, -30, 90, 45, 170, -80, 5], wood=wood)
+    found = find_cards(image)
+    assert _match(found, truths, 90) == len(truths)
+    assert len(found) == len(truths)
+
+
+def test_corners_run_clockwise_from_the_cards_top_left() -> None:
+    image, truths = _scene((40, 90, 40), [20])
+    (card,) = find_cards(image)
+    c = card.corners
+    sides = np.linalg.norm(np.roll(c, -1, axis=0) - c, axis=1)
+    assert sides[0] < sides[1]  # the first side is a short side
+    a, b = c[1] - c[0], c[2] - c[1]
+    cross = a[0] * b[1] - a[1] * b[0]
+    assert cross > 0  # clockwise with y pointing down
+    assert _corner_error(card, truths[0]) < 4
+
+
+def test_small_and_large_cards_are_found() -> None:
+    for width in (45, 260):
+        image = background((1000, 700), (40, 60, 90), 3)
+        truth = paste(image, plain_face(Card.parse("QH")), (500, 350), 12, width)
+        found = find_cards(image)
+        assert _match(found, [truth], width) == 1, width
+
+
+def test_tilted_camera_still_gives_card_outlines() -> None:
+    image, truths = _scene((40, 90, 40), [0, 10, -10, 90, 30, 0, 60, 180])
+    seen, moved = tilt(image, truths, 0.25)
+    found = find_cards(seen)
+    assert _match(found, moved, 80) >= 7
+
+
+def test_top_card_of_an_overlapping_pair_is_whole_and_uncovered() -> None:
+    image = background((800, 600), (40, 90, 40), 5)
+    paste(image, plain_face(Card.parse("3S")), (360, 300), 0, 120)
+    top = paste(image, plain_face(Card.parse("9D")), (430, 330), 25, 120)
+    found = find_cards(image)
+    whole = [f for f in found if _corner_error(f, top) < 0.08 * 120]
+    assert len(whole) == 1 and not whole[0].covered
+
+
+def test_face_and_back_are_told_apart() -> None:
+    image = background((800, 500), (40, 90, 40), 2)
+    face = paste(image, plain_face(Card.parse("7C")), (250, 250), 5, 110)
+    back = paste(image, plain_back(), (550, 250), -5, 110)
+    found = find_cards(image)
+    by_truth = {}
+    for name, truth in (("face", face), ("back", back)):
+        (card,) = [f for f in found if _corner_error(f, truth) < 9]
+        by_truth[name] = card.face_up
+    assert by_truth == {"face": True, "back": False}
+
+
+def test_no_cards_gives_an_empty_list() -> None:
+    rng = np.random.default_rng(0)
+    assert find_cards(background((640, 480), (40, 90, 40))) == []
+    noise = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    assert find_cards(cv2.GaussianBlur(noise, (9, 9), 0)) == []
+    assert find_cards(np.zeros((8, 8, 3), np.uint8)) == []
+    assert find_cards(np.zeros((100, 100), np.uint8)) == []
+    assert find_cards(np.full((480, 640, 3), 255, np.uint8)) == []
