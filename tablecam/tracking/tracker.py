@@ -41,6 +41,7 @@ from tablecam.events import (
     TableauView,
     Takeback,
 )
+from tablecam.referee.table import TableModel
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
 COLUMN_ZONES: tuple[str, ...] = tuple(f"{s}{i}" for s in SEATS for i in range(1, 6))
@@ -84,6 +85,7 @@ class _Zone:
     candidate: ZoneValue | None = None
     run: int = 0
     covered: bool = False
+    last_agree: float = 0.0  # the last time a reading agreed with the accepted value
 
 
 @dataclass(slots=True)
@@ -112,6 +114,8 @@ class Tracker:
         self.spit_window = spit_window
         self.deal_settle = deal_settle
         self.hand_timeout = hand_timeout
+        #: A pile hidden (hand or camera gap) this long may have had cards played under its new top.
+        self.hidden_pile_s = 0.5
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -156,6 +160,7 @@ class Tracker:
             value: ZoneValue = (state, obs.card if state == "face_up" else None)
             if value == zone.accepted:
                 zone.candidate, zone.run = None, 0
+                zone.last_agree = t
                 continue
             busy = True
             if value == zone.candidate:
@@ -187,6 +192,25 @@ class Tracker:
                 out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
         out += self._timeouts(t)
         return out
+
+    def resume(self, round_number: int, table: TableModel) -> None:
+        """Carry on a game restored from the log: believe the table the referee keeps."""
+        self.round = round_number
+        self._phase = "playing"
+        self._cleared = set()
+        self._r = _Round()
+        for seat in SEATS:
+            columns = table.sides[seat].columns
+            self._r.columns[seat] = len(columns)
+            for i, col in enumerate(columns, start=1):
+                self._r.down[(seat, i)] = col.down
+                value: ZoneValue = (("face_up", col.up) if col.has_up
+                                    else ("face_down", None) if col.down else ("empty", None))
+                self._zones[f"{seat}{i}"] = _Zone(accepted=value)
+        for pile in PILES:
+            self._r.pile_cards[pile] = list(table.piles[pile])
+            top = table.top(pile)
+            self._zones[pile] = _Zone(accepted=("face_up", top) if table.piles[pile] else ("empty", None))
 
     def flush(self, t: float) -> list[Tracked]:
         """At the end of a recording: report what is still pending."""
@@ -365,7 +389,9 @@ class Tracker:
             where, owner, place = self._where(card)
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
-                if below is not None and not card.fits_on(below):
+                zone = self._zones.get(pile)
+                unseen_for = t - zone.last_agree if zone is not None else 0.0
+                if below is not None and (not card.fits_on(below) or unseen_for > self.hidden_pile_s):
                     # Does a card that left a column unseen fit between? Then it went first.
                     under = self._rebuild_chain(t, pile, card, play_top=False)
                     return under + self._play(t, owner, place, card, pile)
@@ -414,30 +440,48 @@ class Tracker:
         return [Reveal(t, self.round, seat, column, card), *self._play(t, seat, column, card, pile)]
 
     def _rebuild_chain(self, t: float, pile: Pile, card: Card, play_top: bool = True) -> list[Tracked]:
-        """A card in a hand that fits between the pile's top and ``card`` went on first.
+        """Cards in hands that fit, one on the next, between the pile's top and ``card`` went first.
 
-        With ``play_top`` the new top is a never-seen card: it must be the one that was
-        under the played card, revealed and played from the same column.
+        The longest such chain is taken, so every card that left a column is counted
+        on a pile.  With ``play_top`` the new top is a never-seen card: it was under the
+        chain's last card, revealed and played from the same column.
         """
         cards = self._r.pile_cards[pile]
         below = cards[-1] if cards else None
-        for under, hand in list(self._in_hand.items()):
-            if under == card or (below is not None and not under.fits_on(below)):
-                continue
-            if not card.fits_on(under):
-                continue
-            seat, column = hand.seat, hand.column
-            if not play_top:
-                return self._play(t, seat, column, under, pile)
-            if self._r.down.get((seat, column), 0) == 0:
-                continue
-            out = self._play(t, seat, column, under, pile)
-            if not any(isinstance(e, Reveal) for e in out):
+        chain = self._longest_chain(below, card, [c for c in self._in_hand if c != card],
+                                    need_down=play_top)
+        if not chain:
+            return []
+        out: list[Tracked] = []
+        for under in chain:
+            hand = self._in_hand[under]
+            out += self._play(t, hand.seat, hand.column, under, pile)
+        if play_top:
+            last = chain[-1]
+            seat, column = self._r.played_from[last]
+            if not any(isinstance(e, Reveal) and e.column == column and e.player == seat for e in out):
                 self._r.down[(seat, column)] -= 1
                 out.append(Reveal(t, self.round, seat, column, card))
             out += self._play(t, seat, column, card, pile)
-            return out
-        return []
+        return out
+
+    def _longest_chain(self, below: Card | None, top: Card, hands: list[Card],
+                       need_down: bool) -> list[Card]:
+        """The longest order of ``hands`` cards that goes from ``below`` up to ``top`` by rank."""
+        best: list[Card] = []
+
+        def extend(path: list[Card], last: Card | None, left: list[Card]) -> None:
+            nonlocal best
+            if path and top.fits_on(path[-1]) and len(path) > len(best):
+                hand = self._in_hand[path[-1]]
+                if not need_down or self._r.down.get((hand.seat, hand.column), 0) > 0:
+                    best = list(path)
+            for card in left:
+                if last is None or card.fits_on(last):
+                    extend([*path, card], card, [c for c in left if c != card])
+
+        extend([], below, hands[:6])
+        return best
 
     def _emit_spit(self, t: float) -> list[Tracked]:
         cards = dict(self._pending_spit)

@@ -1,0 +1,247 @@
+"""The composition root: frames -> readings -> table events -> referee calls -> voice.
+
+``run_pipeline`` is the one place where the stages meet.  It takes stages that are
+already built (so ``run``, ``replay``, ``demo`` and tests choose their back-ends),
+runs the loop, and closes the frame source and the announcer in ``finally`` whatever
+happens.  Every stage works in one time base: seconds from the start of the input
+(video time for recordings, the pipeline clock live).
+
+Bad input never ends a game: a frame of another size is skipped and said once, a
+camera that stops for seconds is reported when it comes back, a reader error on one
+frame skips that frame, and the referee answers presses at the wrong time in words.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tablecam.announce import Announcer
+from tablecam.capture import Frame, FrameSource
+from tablecam.errors import TablecamError
+from tablecam.events import AnyEvent, event_from_dict, event_to_dict
+from tablecam.inputs import ButtonPress
+from tablecam.referee import Call, Referee
+from tablecam.tracking import Tracker, Unsure
+from tablecam.tracking.tracker import TableReadingLike
+
+#: A gap in the frames longer than this is said aloud when the camera comes back.
+CAMERA_GAP_S = 2.0
+#: Frames are published to the dashboard at most this often (seconds of input time).
+HUB_FRAME_INTERVAL_S = 0.2
+
+
+class Reader(Protocol):
+    """The card-reading stage: one frame in, one ``TableReading`` out."""
+
+    def read(self, frame: Frame) -> TableReadingLike: ...
+
+
+class Hub(Protocol):
+    """What the pipeline publishes to (``tablecam.dashboard.LiveHub``)."""
+
+    def publish_frame(self, t: float, jpeg: bytes, cards: list[dict[str, Any]]) -> None: ...
+
+    def publish_state(self, state: Mapping[str, Any]) -> None: ...
+
+    def publish_event(self, event: Mapping[str, Any], announcement: str | None = None) -> None: ...
+
+    def publish_announcement(self, t: float, text: str) -> None: ...
+
+
+class GameLog(Protocol):
+    """The SQLite game log (``tablecam.records.GameRecords``), for resuming after a restart."""
+
+    def record(self, event: Mapping[str, Any], names: Mapping[str, str] | None = None,
+               variants: Mapping[str, Any] | None = None, source: str = "") -> int: ...
+
+    def resume_events(self, game_id: int | None = None) -> list[dict[str, Any]]: ...
+
+
+@dataclass(slots=True)
+class PipelineResult:
+    """What a run saw: frames read, the calls made, input and wall seconds."""
+
+    frames: int = 0
+    calls: list[Call] = field(default_factory=list)
+    input_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    deals_seen: int = 0
+
+    @property
+    def events(self) -> list[AnyEvent]:
+        return [call.event for call in self.calls if call.event is not None]
+
+
+def resume_referee(referee: Referee, tracker: Tracker, log: GameLog) -> int:
+    """Rebuild an unfinished game from the game log; returns how many events it replayed."""
+    logged = log.resume_events()
+    events = [event_from_dict(data) for data in logged]
+    if not events:
+        return 0
+    referee.restore(events)
+    tracker.resume(referee.round, referee.table)
+    return len(events)
+
+
+def run_pipeline(
+    source: FrameSource,
+    reader: Reader,
+    referee: Referee | None = None,
+    *,
+    announcer: Announcer | None = None,
+    presses: queue.Queue[ButtonPress] | Iterable[ButtonPress] | None = None,
+    hub: Hub | None = None,
+    log: GameLog | None = None,
+    on_event: Callable[[AnyEvent], object] | None = None,
+    on_call: Callable[[Call], None] | None = None,
+    pace: float | None = None,
+    tracker: Tracker | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> PipelineResult:
+    """Referee a game from ``source`` until it ends (or ``stop()`` says so).
+
+    ``presses`` is a live ``queue.Queue`` of button presses, or presses in input time
+    (a replay's ``--inputs``), handed to the referee once the frames reach them.
+    ``log`` records every event (and, given a fresh referee, resumes its unfinished
+    game first); ``on_event`` is called with every event, ``on_call`` with every call.  ``pace`` > 0 plays a recording in real time at that speed.
+    ``source`` and ``announcer`` are closed on the way out.
+    """
+    referee = referee or Referee()
+    tracker = tracker or Tracker()
+    result = PipelineResult()
+    live_queue = presses if isinstance(presses, queue.Queue) else None
+    scheduled = sorted(presses) if presses is not None and live_queue is None else []  # type: ignore[arg-type]
+    next_press = 0
+    wall_start = time.monotonic()
+    size: tuple[int, int] | None = None
+    refused_sizes: set[tuple[int, int]] = set()
+    last_t: float | None = None
+    last_hub_frame = -1e9
+    reader_failures = 0
+
+    def emit(calls: list[Call]) -> None:
+        for call in calls:
+            result.calls.append(call)
+            data = event_to_dict(call.event) if call.event is not None else None
+            if call.say and announcer is not None:
+                announcer.say(call.say)
+            if log is not None and data is not None:
+                log.record(data, source="tablecam")
+            if hub is not None:
+                if data is not None:
+                    hub.publish_event(data, call.say)
+                elif call.say:
+                    hub.publish_announcement(call.t, call.say)
+            if on_event is not None and call.event is not None:
+                on_event(call.event)
+            if on_call is not None:
+                on_call(call)
+        if calls and hub is not None:
+            hub.publish_state(referee.snapshot())
+
+    try:
+        if log is not None and referee.round == 0:
+            replayed = resume_referee(referee, tracker, log)
+            if replayed:
+                emit([Call(0.0, None, f"Resuming round {referee.round} of the unfinished game.")])
+        while stop is None or not stop():
+            frame = source.read()
+            if frame is None:
+                break
+            t = frame.t
+            if pace is not None and pace > 0:
+                delay = wall_start + t / pace - time.monotonic()
+                if delay > 0:
+                    time.sleep(delay)
+            result.frames += 1
+            shape = (int(frame.image.shape[1]), int(frame.image.shape[0]))
+            if size is None:
+                size = shape
+            elif shape != size:
+                if shape not in refused_sizes:
+                    refused_sizes.add(shape)
+                    emit([Call(t, None, (f"Skipping frames of {shape[0]}x{shape[1]}: the camera "
+                                         f"gave {size[0]}x{size[1]} before, and the table "
+                                         "zones belong to that size."))])
+                continue
+            if last_t is not None and t - last_t > CAMERA_GAP_S:
+                emit([Call(t, None, f"The camera gave no picture for {t - last_t:.1f} seconds; "
+                                    "carrying on.")])
+            last_t = t
+            # Presses up to this frame's time, in time order.
+            due: list[ButtonPress] = []
+            while next_press < len(scheduled) and scheduled[next_press].t <= t:
+                due.append(scheduled[next_press])
+                next_press += 1
+            if live_queue is not None:
+                while True:
+                    try:
+                        due.append(live_queue.get_nowait())
+                    except queue.Empty:
+                        break
+            for press in sorted(due):
+                emit(referee.press(press))
+            try:
+                reading = reader.read(frame)
+            except TablecamError as error:
+                reader_failures += 1
+                if reader_failures == 1:
+                    emit([Call(t, None, f"Could not read the table in one frame ({error}); skipping it.")])
+                continue
+            tracker.expected_columns = referee.expected_columns()
+            tracker.spit_expected = referee.expects_spit
+            emit(_judge(tracker.update(reading), referee))
+            emit(referee.tick(t, tracker.busy))
+            if hub is not None and t - last_hub_frame >= HUB_FRAME_INTERVAL_S:
+                last_hub_frame = t
+                hub.publish_frame(t, _jpeg(frame), _outlines(reading))
+        end = (last_t or 0.0) + 1.0
+        emit(_judge(tracker.flush(end), referee))
+        for press in scheduled[next_press:]:
+            emit(referee.press(press))
+        emit(referee.tick(end + 10.0, False))
+        result.input_seconds = last_t or 0.0
+        result.deals_seen = tracker.round
+    finally:
+        result.wall_seconds = time.monotonic() - wall_start
+        try:
+            source.close()
+        finally:
+            if announcer is not None:
+                announcer.close()
+    return result
+
+
+def _judge(tracked: list[AnyEvent | Unsure], referee: Referee) -> list[Call]:
+    calls: list[Call] = []
+    for item in tracked:
+        if isinstance(item, Unsure):
+            calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
+        else:
+            calls += referee.observe(item)
+    return calls
+
+
+def _jpeg(frame: Frame) -> bytes:
+    import cv2
+
+    # Full size, so the card outlines (in frame pixels) fit the picture.
+    ok, buffer = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    return bytes(buffer) if ok else b""
+
+
+def _outlines(reading: TableReadingLike) -> list[dict[str, Any]]:
+    """Card outlines for the dashboard overlay, from whatever the reader reports."""
+    out: list[dict[str, Any]] = []
+    for name, zone in reading.zones.items():
+        corners = getattr(zone, "corners", None)
+        if zone.state != "face_up" or corners is None:
+            continue
+        card = zone.card
+        out.append({"card": card.code if card is not None else None,
+                    "corners": [[float(x), float(y)] for x, y in corners], "zone": name})
+    return out
