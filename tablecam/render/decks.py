@@ -47,23 +47,19 @@ RESERVED_FAMILIES: Final[dict[str, tuple[str, ...]]] = {
 """Art families held out for evaluation: family -> deck names.  Never train on them."""
 
 NONSTANDARD_DECKS: Final[dict[str, str]] = {
+    "kde-future": "hexadecimal chip designs instead of ranks and suits",
+    "kde-xskat-french": "German court letters (B D K) in the corners",
     "kde-xskat-german": "German suits (acorns, leaves, hearts, bells) and German court letters",
-    "gnome-swiss-xvii": "Swiss-suited pattern without standard corner letters",
-    "gnome-tarocco": "Italian tarot-style courts with non-standard corner indices",
-    "gnome-atlasnye": "Russian court letters (В Д К) in the corners",
-    "gnome-atlasnye_skat": "Russian court letters and a skat (32-card) deck",
-    "gnome-Атласные": "Russian court letters (В Д К) in the corners",
-    "gnome-slavic_costumes": "Russian court letters in the corners",
+    "gnome-swiss-xvii": "Swiss suits (roses, shields, acorns, bells) without standard indices",
+    "gnome-tarocco": "Italian court letters (F D R) in the corners",
+    "gnome-atlasnye_skat": "German court letters (B D K) in the corners",
+    "gnome-Атласные": "Russian corner letters (T for the ace, В Д К for the courts)",
+    "gnome-slavic_costumes": "Russian corner letters (T for the ace, В Д К for the courts)",
     "gnome-berlin": "German court letters (B D K) in the corners",
     "gnome-lattmann": "German court letters (B D K) in the corners",
     "gnome-rheinland": "German court letters (B D K) in the corners",
-    "gnome-bellot": "French court letters (V D R) in the corners",
-    "gnome-paris": "French court letters (V D R) in the corners",
-    "kde-gm-paris": "French court letters (V D R) in the corners",
-    "gnome-ancient_french": "French court letters (V D R) in the corners",
-    "gnome-guyenne-classic": "French court letters (V D R) in the corners",
-    "gnome-anglo_bitmap": "bitmap copy of anglo (duplicate art)",
-    "gnome-gnomangelo_bitmap": "bitmap copy of gnomangelo (duplicate art)",
+    "gnome-ancient_french": "French corner letters (1 for the ace, V D R for the courts)",
+    "gnome-guyenne-classic": "court cards carry no corner letters",
 }
 """Decks left out of ``list_decks`` and the reason (checked by eye, see docs/rendering.md)."""
 
@@ -231,6 +227,7 @@ class _Sheet:
                                  r"(\"[^\"]*\"|'[^']*')", "", tag)[len("<svg"):-1].rstrip("/")
         self.viewbox = self._viewbox(tag)
         self.wrappers = self._ancestor_wrappers(text)
+        self._content: tuple[float, float, float, float] | None = None
 
     def _viewbox(self, tag: str) -> tuple[float, float, float, float]:
         def attr(name: str) -> str | None:
@@ -279,21 +276,25 @@ class _Sheet:
         visit(root, [])
         return wrappers
 
-    def render(self, ident: str, box: tuple[float, float, float, float],
+    def render(self, ident: str | None, box: tuple[float, float, float, float],
                width: int, height: int) -> npt.NDArray[np.uint8]:
-        """Render element ``ident`` with the viewBox ``box`` to ``width`` x ``height`` BGRA."""
+        """Render element ``ident`` (``None``: the whole sheet) with the viewBox ``box``
+        to a ``width`` x ``height`` BGRA image."""
         import resvg_py
 
-        if ident not in self.wrappers:
-            raise DeckArtError(f"deck {self.deck.name} has no element with id {ident!r}")
-        opening, closing = self.wrappers[ident]
         x, y, w, h = box
-        document = (
-            f'{self.head}<svg{self.root_attrs} width="{width}" height="{height}" '
-            f'viewBox="{x:.5f} {y:.5f} {w:.5f} {h:.5f}" preserveAspectRatio="none">'
-            f"<defs>{self.body}</defs>"
-            f'{opening}<use xmlns:xlink="{_XLINK}" xlink:href="#{ident}" href="#{ident}"/>'
-            f"{closing}</svg>")
+        header = (f'{self.head}<svg{self.root_attrs} width="{width}" height="{height}" '
+                  f'viewBox="{x:.5f} {y:.5f} {w:.5f} {h:.5f}" preserveAspectRatio="none">')
+        if ident is None:
+            document = f"{header}{self.body}</svg>"
+        else:
+            if ident not in self.wrappers:
+                raise DeckArtError(f"deck {self.deck.name} has no element with id {ident!r}")
+            opening, closing = self.wrappers[ident]
+            document = (
+                f"{header}<defs>{self.body}</defs>{opening}"
+                f'<use xmlns:xlink="{_XLINK}" xlink:href="#{ident}" href="#{ident}"/>'
+                f"{closing}</svg>")
         try:
             png = resvg_py.svg_to_bytes(svg_string=document)
         except ValueError as exc:
@@ -307,21 +308,37 @@ class _Sheet:
     def locate(self, ident: str) -> tuple[float, float, float, float]:
         """The box of element ``ident`` in sheet units: a coarse render of the whole
         sheet finds it, a finer render of that neighbourhood gives its exact edges."""
-        # some sheets draw cards partly outside their own viewBox: look at twice its size
-        vx, vy, vw, vh = self.viewbox
-        coarse = self._alpha_box(ident, (vx - vw / 2, vy - vh / 2, vw * 2, vh * 2),
-                                 _LOCATE_WIDTH)
+        cx, cy, cw, ch = self.content_box()
+        coarse = self._alpha_box(ident, (cx, cy, cw, ch), _LOCATE_WIDTH)
         x, y, w, h = coarse
-        pad = 2.0 * 2.0 * vw / _LOCATE_WIDTH
+        pad = 2.0 * cw / _LOCATE_WIDTH
         return self._alpha_box(ident, (x - pad, y - pad, w + 2 * pad, h + 2 * pad),
                                max(64, round(_REFINE_HEIGHT * (w + 2 * pad) / (h + 2 * pad))))
 
-    def _alpha_box(self, ident: str, box: tuple[float, float, float, float],
-                   width: int) -> tuple[float, float, float, float]:
+    def content_box(self) -> tuple[float, float, float, float]:
+        """Where the sheet draws anything, padded: some sheets draw cards partly or wholly
+        outside their own viewBox, so look around it, wider until nothing touches the edge."""
+        if self._content is None:
+            vx, vy, vw, vh = self.viewbox
+            for reach in (2, 12, 60):
+                window = (vx - reach * vw, vy - reach * vh, (2 * reach + 1) * vw,
+                          (2 * reach + 1) * vh)
+                x, y, w, h = self._alpha_box(None, window, 2 * _LOCATE_WIDTH, threshold=1)
+                margin = window[2] / _LOCATE_WIDTH
+                if (x > window[0] + margin and y > window[1] + margin
+                        and x + w < window[0] + window[2] - margin
+                        and y + h < window[1] + window[3] - margin):
+                    break
+            pad = 0.02 * max(w, h)
+            self._content = (x - pad, y - pad, w + 2 * pad, h + 2 * pad)
+        return self._content
+
+    def _alpha_box(self, ident: str | None, box: tuple[float, float, float, float],
+                   width: int, threshold: int = 128) -> tuple[float, float, float, float]:
         x0, y0, w, h = box
         height = max(1, round(width * h / w))
         image = self.render(ident, box, width, height)
-        ys, xs = np.nonzero(image[:, :, 3] >= 128)
+        ys, xs = np.nonzero(image[:, :, 3] >= threshold)
         if len(xs) == 0:
             raise DeckArtError(f"deck {self.deck.name}: element {ident!r} draws nothing")
         sx, sy = w / width, h / height
