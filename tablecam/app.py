@@ -194,8 +194,12 @@ def run_pipeline(
                 continue
             tracker.expected_columns = referee.expected_columns()
             tracker.spit_expected = referee.expects_spit
+            was_idle = tracker.waiting_for_deal
             emit(_judge(tracker.update(reading), referee))
             emit(referee.tick(t, tracker.busy))
+            relocate = getattr(reader, "relocate", None)
+            if tracker.waiting_for_deal and not was_idle and callable(relocate):
+                relocate()  # the piles were taken: the next round is dealt afresh
             if hub is not None and t - last_hub_frame >= HUB_FRAME_INTERVAL_S:
                 last_hub_frame = t
                 hub.publish_frame(t, _jpeg(frame), _outlines(reading))

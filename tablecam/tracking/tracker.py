@@ -144,6 +144,11 @@ class Tracker:
         return (self._busy or bool(self._in_hand) or bool(self._pending_spit)
                 or bool(self._unseen_left))
 
+    @property
+    def waiting_for_deal(self) -> bool:
+        """No round is on the table: the next thing to see is a deal."""
+        return self._phase == "idle"
+
     def update(self, reading: TableReadingLike) -> list[Tracked]:
         """Take one frame's reading; return the events (and notes) it makes certain."""
         t = reading.t
