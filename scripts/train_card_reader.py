@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""Train the card reader and export it to ``models/card_reader.onnx``.
+
+    nice -n 10 .venv/bin/python scripts/train_card_reader.py [--epochs 14] [--seed 0]
+
+Needs the ``train`` extra (``pip install -e .[train]``: PyTorch on the CPU, onnx).
+Steps, each reproducible from ``--seed``:
+
+1. Synthetic card views from every *training* deck of ``tablecam.render.decks``
+   (the reserved evaluation families are never listed), made by
+   ``tablecam.reading.synth``: faces, backs and "none" outlines.  Cached in
+   ``cache/card_reader/`` so a second run skips the rendering.
+2. Real crops from ``poker_cards_fmjio/train`` (one version per source photo; mirrored
+   versions are turned back using ``--orient-model``, a reader trained on synthetic data
+   only, which scores each photo and its mirror image).  10% of the photos, chosen by a
+   hash of their name, are kept apart for calibration.  ``valid`` is never used here.
+3. A small depthwise-separable CNN with three heads (rank, suit, kind), trained with
+   AdamW and a one-cycle schedule on two CPU threads.
+4. The confidence threshold is calibrated on a held-out synthetic seed of the training
+   decks plus the calibration photos, so that wrong reads stay below ``--max-wrong``.
+5. Export to ONNX (dynamic batch), with the threshold and training facts stored in the
+   model's metadata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Callable
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tablecam.cards import FULL_DECK  # noqa: E402
+from tablecam.reading import synth  # noqa: E402
+from tablecam.reading.classifier import corner_pair, normalise  # noqa: E402
+
+INPUT_W, INPUT_H = 40, 60  # each of the two index corners
+CACHE = REPO / "cache" / "card_reader"
+FACE_HEIGHT = 200
+
+
+# ------------------------------------------------------------------ data
+
+
+_POOLS: dict[str, synth.SceneCards] = {}
+
+
+def load_pools(names: list[str]) -> list[str]:
+    """Load faces and back of every deck once (before worker processes fork).
+
+    Returns the names that loaded; a deck whose art cannot be rendered is reported
+    and left out rather than stopping the training.
+    """
+    from tablecam.errors import DeckArtError
+    from tablecam.render.decks import list_decks, load_deck
+
+    decks = {d.name: d for d in list_decks()}
+    loaded = []
+    for name in names:
+        if name not in _POOLS:
+            try:
+                faces = load_deck(decks[name])
+                _POOLS[name] = synth.SceneCards(
+                    [faces.face(c, FACE_HEIGHT) for c in FULL_DECK], [faces.back(FACE_HEIGHT)], [])
+            except DeckArtError as exc:
+                print(f"skipping deck {name}: {exc}", flush=True)
+                continue
+        loaded.append(name)
+    return loaded
+
+
+def _others(names: list[str], seed: int) -> list[np.ndarray]:
+    """A mixed pool of faces from all training decks, for neighbouring cards."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for name in names:
+        for i in rng.choice(52, size=8, replace=False):
+            out.append(_POOLS[name].faces[int(i)])
+    return out
+
+
+def _small(image: np.ndarray) -> np.ndarray:
+    """A card view as the stored training example: its two index corners."""
+    return corner_pair(image, INPUT_W, INPUT_H)
+
+
+def _deck_samples(job: tuple[str, list[str], int, int, int, int, float]) -> dict[str, np.ndarray]:
+    """All synthetic samples of one deck (run in a worker process)."""
+    name, names, per_card, backs, nones, seed, strength = job
+    cv2.setNumThreads(1)
+    digest = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
+    rng = np.random.default_rng([seed, digest])
+    pool = _POOLS[name]
+    all_backs = [_POOLS[n].backs[0] for n in names]
+    pool = synth.SceneCards(pool.faces, all_backs, _others(names, seed) + list(pool.faces))
+    images, kinds, ranks, suits = [], [], [], []
+    samples = [synth.face_sample(rng, pool, i, strength) for i in range(52) for _ in range(per_card)]
+    own_back = synth.SceneCards(pool.faces, pool.backs[names.index(name):names.index(name) + 1],
+                                pool.others)
+    samples += [synth.back_sample(rng, own_back if k % 2 else pool, strength) for k in range(backs)]
+    samples += [synth.none_sample(rng, pool, strength) for _ in range(nones)]
+    for s in samples:
+        images.append(_small(s.image))
+        kinds.append(s.kind)
+        ranks.append(s.rank)
+        suits.append(s.suit)
+    return {"x": np.stack(images), "kind": np.array(kinds, np.int64),
+            "rank": np.array(ranks, np.int64), "suit": np.array(suits, np.int64)}
+
+
+def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed: int,
+                  workers: int, strength: float = 1.0, tag: str = "train",
+                  ) -> dict[str, np.ndarray]:
+    """Synthetic samples of every deck in ``names``, cached on disk by their settings."""
+    key = hashlib.sha256(json.dumps(
+        [names, per_card, backs, nones, seed, strength, INPUT_W, INPUT_H,
+         _source_digest()]).encode()).hexdigest()[:12]
+    path = CACHE / f"synth-{tag}-{key}.npz"
+    if path.exists():
+        with np.load(path) as data:
+            return {k: data[k] for k in data.files}
+    load_pools(names)
+    jobs = [(n, names, per_card, backs, nones, seed, strength) for n in names]
+    if workers > 1:
+        with get_context("fork").Pool(workers) as p:
+            parts = p.map(_deck_samples, jobs)
+    else:
+        parts = [_deck_samples(j) for j in jobs]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **out)
+    return out
+
+
+def _source_digest() -> str:
+    """Changes when the sample generator changes, so stale caches are not reused."""
+    source = (REPO / "tablecam" / "reading" / "synth.py").read_bytes()
+    return hashlib.sha256(source).hexdigest()[:8]
+
+
+def is_calibration_photo(name: str) -> bool:
+    return int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 10 == 0
+
+
+def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, seed: int,
+             calibration: bool) -> dict[str, np.ndarray]:
+    """Crops of poker_cards_fmjio/train, with ``variants`` jittered re-warps per card.
+
+    ``orient(crops)`` scores how readable a photo's crops are; the photo is mirrored
+    back when its mirror image scores higher (Roboflow's flips made mirror images).
+    """
+    from tablecam.reading import realdata
+    from tablecam.reading.warp import warp_card
+
+    rng = np.random.default_rng(seed)
+    images, kinds, ranks, suits = [], [], [], []
+    mirrored = 0
+    split = realdata.fmjio_dir() / "train"
+    for name, paths in realdata.photo_groups(split).items():
+        if is_calibration_photo(name) != calibration:
+            continue
+        image = cv2.imread(str(paths[0]), cv2.IMREAD_COLOR)
+        label = split / "labels" / (paths[0].stem + ".txt")
+        if image is None or not label.exists():
+            continue
+        boxes = realdata.read_labels(label, image.shape[1], image.shape[0])
+        fits = [realdata.fit_card_quad(image, b) for b in boxes]
+        if orient is not None:
+            crops = [warp_card(image, c) for c, _ in fits]
+            flipped = [cv2.flip(c, 1) for c in crops]
+            if orient(flipped) > orient(crops):
+                mirrored += 1
+                image = cv2.flip(image, 1)
+                w = image.shape[1]
+                fits = [(realdata.order_corners(np.stack([w - 1 - c[:, 0], c[:, 1]], axis=1)), f)
+                        for c, f in fits]
+        for box, (corners, _fit) in zip(boxes, fits, strict=True):
+            card_h = float(np.linalg.norm(corners[3] - corners[0]))
+            for v in range(variants):
+                quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
+                if rng.random() < 0.5:
+                    quad = np.roll(quad, 2, axis=0)
+                view = warp_card(image, quad)
+                if v > 0:
+                    view = synth.photometric(rng, view, 0.5)
+                images.append(_small(view))
+                kinds.append(synth.KIND_FACE)
+                ranks.append(box.card.rank.value - 1)
+                suits.append(box.card.suit.value)
+    print(f"real crops: {len(images)} ({mirrored} photos mirrored back)", flush=True)
+    return {"x": np.stack(images), "kind": np.array(kinds, np.int64),
+            "rank": np.array(ranks, np.int64), "suit": np.array(suits, np.int64)}
+
+
+# ------------------------------------------------------------------ model
+
+
+def build_model(width: int = 1) -> Any:
+    import torch
+    from torch import nn
+
+    def cbr(cin: int, cout: int, stride: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                nn.ReLU(inplace=True)]
+
+    class CardNet(nn.Module):
+        """Plain 3x3 CNN over the two stacked index corners, with rank, suit, kind heads.
+
+        Plain convolutions rather than depthwise-separable ones: on a CPU PyTorch
+        trains them several times faster per multiply, and the network is tiny anyway.
+        """
+
+        def __init__(self) -> None:
+            super().__init__()
+            c = [24 * width, 48 * width, 64 * width, 96 * width, 128 * width]
+            self.features = nn.Sequential(
+                *cbr(6, c[0], 2), *cbr(c[0], c[1], 2), *cbr(c[1], c[2], 1),
+                *cbr(c[2], c[3], 2), *cbr(c[3], c[4], 1))
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.drop = nn.Dropout(0.1)
+            self.rank = nn.Linear(c[4], 13)
+            self.suit = nn.Linear(c[4], 4)
+            self.kind = nn.Linear(c[4], 3)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+            f = self.drop(torch.flatten(self.pool(self.features(x)), 1))
+            return self.rank(f), self.suit(f), self.kind(f)
+
+    return CardNet()
+
+
+def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generator | None,
+           ) -> tuple[Any, Any, Any, Any]:
+    import torch
+
+    x = data["x"][idx]
+    if rng is not None:  # cheap extra augmentation: half the batch turned 180 degrees
+        turn = rng.random(len(idx)) < 0.5
+        x = x.copy()
+        x[turn] = np.concatenate([x[turn][:, :, INPUT_W:], x[turn][:, :, :INPUT_W]], axis=2)
+    xb = torch.from_numpy(normalise(x))
+    return (xb, torch.from_numpy(data["rank"][idx]), torch.from_numpy(data["suit"][idx]),
+            torch.from_numpy(data["kind"][idx]))
+
+
+def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 128,
+          lr: float = 4e-3, width: int = 1, log: Callable[[str], None] = print,
+          ) -> tuple[Any, list[float]]:
+    """Train a fresh model on ``data``; returns it and the loss of every step."""
+    import torch
+    from torch import nn
+
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True)
+    rng = np.random.default_rng(seed)
+    model = build_model(width)
+    n = len(data["x"])
+    steps = max(1, int(epochs * n / batch))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    ce = nn.CrossEntropyLoss(reduction="none", label_smoothing=0.05)
+    losses: list[float] = []
+    model.train()
+    order = rng.permutation(n)
+    pos = 0
+    start = time.time()
+    for step in range(steps):
+        if pos + batch > n:
+            order, pos = rng.permutation(n), 0
+        idx = order[pos:pos + batch]
+        pos += batch
+        x, rank, suit, kind = _batch(data, idx, rng)
+        out_rank, out_suit, out_kind = model(x)
+        face = (kind == synth.KIND_FACE).float()
+        loss = ce(out_kind, kind).mean()
+        loss = loss + (ce(out_rank, rank.clamp(min=0)) * face).sum() / face.sum().clamp(min=1)
+        loss = loss + (ce(out_suit, suit.clamp(min=0)) * face).sum() / face.sum().clamp(min=1)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        losses.append(float(loss.detach()))
+        if step % 200 == 0 or step == steps - 1:
+            log(f"step {step + 1}/{steps} loss {np.mean(losses[-200:]):.4f} "
+                f"({time.time() - start:.0f} s)")
+    model.eval()
+    return model, losses
+
+
+def predict(model: Any, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray, ...]:
+    """Soft-max outputs (rank, suit, kind) for uint8 images at the input size."""
+    import torch
+
+    outs: list[list[np.ndarray]] = [[], [], []]
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            xb = torch.from_numpy(normalise(x[i:i + batch]))
+            for k, o in enumerate(model(xb)):
+                outs[k].append(torch.softmax(o, 1).numpy())
+    return tuple(np.concatenate(o) for o in outs)
+
+
+def calibrate(model: Any, data: dict[str, np.ndarray], max_wrong: float) -> tuple[float, dict]:
+    """The lowest threshold whose wrong-read rate on ``data``'s faces is <= max_wrong."""
+    p_rank, p_suit, p_kind = predict(model, data["x"])
+    face = data["kind"] == synth.KIND_FACE
+    kind_ok = p_kind.argmax(1) == synth.KIND_FACE
+    conf = p_kind[:, 0] * p_rank.max(1) * p_suit.max(1)
+    right = (p_rank.argmax(1) == data["rank"]) & (p_suit.argmax(1) == data["suit"])
+    conf_f, right_f, kind_f = conf[face], right[face], kind_ok[face]
+    chosen = 0.99
+    for t in np.linspace(0.3, 0.99, 70):
+        wrong = np.mean(kind_f & (conf_f >= t) & ~right_f)
+        if wrong <= max_wrong:
+            chosen = float(t)
+            break
+    read = kind_f & (conf_f >= chosen)
+    stats = {
+        "threshold": round(chosen, 3),
+        "faces": int(face.sum()),
+        "correct": float(np.mean(read & right_f)),
+        "wrong": float(np.mean(read & ~right_f)),
+        "kind_accuracy": float(np.mean(p_kind.argmax(1) == data["kind"])),
+    }
+    return chosen, stats
+
+
+def export(model: Any, path: Path, metadata: dict[str, str]) -> None:
+    import onnx
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 6, INPUT_H, INPUT_W)
+    torch.onnx.export(model, (dummy,), str(path), input_names=["image"],
+                      output_names=["rank", "suit", "kind"], opset_version=17,
+                      dynamic_axes={"image": {0: "batch"}, "rank": {0: "batch"},
+                                    "suit": {0: "batch"}, "kind": {0: "batch"}},
+                      dynamo=False)
+    proto = onnx.load(str(path))
+    for k, v in metadata.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = k, v
+    onnx.save(proto, str(path))
+
+
+def _merge(*sets: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([s[k] for s in sets]) for k in sets[0]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=float, default=14)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--per-card", type=int, default=24, help="synthetic views per card per deck")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads (one is fastest on a busy 2-core machine)")
+    parser.add_argument("--width", type=int, default=1)
+    parser.add_argument("--real-variants", type=int, default=6)
+    parser.add_argument("--no-real", action="store_true", help="synthetic data only")
+    parser.add_argument("--orient-model", type=Path, default=REPO / "models" / "card_reader.onnx",
+                        help="reader used to turn mirrored training photos back")
+    parser.add_argument("--max-wrong", type=float, default=0.0005)
+    parser.add_argument("--out", type=Path, default=REPO / "models" / "card_reader.onnx")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    from tablecam.render.decks import list_decks
+
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    started = time.time()
+    # training decks only: reserved ones are not listed
+    names = load_pools([d.name for d in list_decks()])
+    print(f"{len(names)} training decks: {', '.join(names)}", flush=True)
+    train_set = synthetic_set(names, args.per_card, 60, 120, args.seed, args.workers)
+    calib_set = synthetic_set(names, 2, 8, 16, args.seed + 1000, args.workers, tag="calib")
+    print(f"synthetic: {len(train_set['x'])} train, {len(calib_set['x'])} calibration "
+          f"({time.time() - started:.0f} s)", flush=True)
+    real_count = 0
+    if not args.no_real:
+        orient = None
+        if args.orient_model.exists():
+            from tablecam.reading.classifier import CardClassifier
+
+            reader = CardClassifier(args.orient_model)
+
+            def orient(crops: list[np.ndarray]) -> float:
+                return float(np.mean([r.confidence if r.kind == "face" else 0.0
+                                      for r in reader.read(crops)]))
+        else:
+            print("no orientation model: mirrored photos cannot be told apart; "
+                  "training on synthetic data only", flush=True)
+        if orient is not None:
+            real_train = real_set(orient, args.real_variants, args.seed, calibration=False)
+            real_calib = real_set(orient, 1, args.seed + 1, calibration=True)
+            real_count = len(real_train["x"])
+            train_set = _merge(train_set, real_train)
+            calib_set = _merge(calib_set, real_calib)
+    model, losses = train(train_set, args.epochs, args.seed, width=args.width,
+                          log=lambda m: print(m, flush=True))
+    threshold, stats = calibrate(model, calib_set, args.max_wrong)
+    minutes = (time.time() - started) / 60
+    print(f"calibration: {json.dumps(stats)}", flush=True)
+    export(model, args.out, {
+        "threshold": f"{threshold:.3f}",
+        "input": f"two {INPUT_W}x{INPUT_H} BGR index corners, per-card mean/std normalised",
+        "training_decks": ",".join(names),
+        "real_crops": str(real_count),
+        "seed": str(args.seed),
+        "epochs": str(args.epochs),
+        "train_minutes": f"{minutes:.1f}",
+        "calibration": json.dumps(stats),
+    })
+    print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {minutes:.1f} min",
+          flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

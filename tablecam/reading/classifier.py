@@ -1,0 +1,184 @@
+"""Reading the rank and suit of a card from its canonical 100x140 view.
+
+A small convolutional network (trained by ``scripts/train_card_reader.py``, shipped as
+``models/card_reader.onnx``) looks at the card's two index corners and answers with
+three heads:
+rank (13), suit (4) and kind (face, back, none).  The heads are separate rather than
+one 52-way output so that every rank is learnt from four suits' worth of examples and
+every suit from thirteen ranks, which matters with the few decks we can train on.
+
+``CardClassifier.read`` runs in three visible steps:
+
+1. ``preprocess``: cut the two index corners (top left, and bottom right turned
+   180 degrees) at the size the model asks for, and normalise brightness and contrast
+   per card.  The corners carry the rank and suit in every standard deck; reading them
+   at the full resolution of the view, rather than the whole card shrunk, keeps small
+   indices legible and makes the network cheap.
+2. inference with onnxruntime on one thread.
+3. ``postprocess``: soft-max, then a face is named only when the product of the
+   face, rank and suit probabilities clears the threshold calibrated at training time
+   (stored in the model's metadata); otherwise the card is unknown (``None``), never
+   a confident guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.cards import Card, Rank, Suit
+from tablecam.errors import ModelError
+from tablecam.reading.warp import CARD_H, CARD_W
+
+Kind = Literal["face", "back", "none"]
+KINDS: Final[tuple[Kind, ...]] = ("face", "back", "none")
+TRAIN_COMMAND: Final = "nice -n 10 .venv/bin/python scripts/train_card_reader.py"
+#: used when the model's metadata gives no calibrated threshold
+DEFAULT_THRESHOLD: Final = 0.9
+
+
+def default_model_path() -> Path:
+    """``models/card_reader.onnx`` at the repository root, else the packaged copy."""
+    repo_model = Path(__file__).resolve().parents[2] / "models" / "card_reader.onnx"
+    if repo_model.exists():
+        return repo_model
+    return Path(__file__).resolve().parent / "card_reader.onnx"
+
+
+@dataclass(frozen=True)
+class CardRead:
+    """What the reader saw in one card view.
+
+    ``card`` is None unless ``kind`` is ``face`` and the reading is confident;
+    ``confidence`` is the probability of the answer given (the card, or the kind).
+    """
+
+    card: Card | None
+    confidence: float
+    kind: Kind
+
+
+def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
+    """The two index corners of a card view side by side: height x 2*width x 3 BGR.
+
+    Left: the top-left ``width`` x ``height`` corner of the 100x140 view.  Right: the
+    bottom-right corner turned 180 degrees, so both show an upright index.  A card
+    turned upside down just swaps the two halves.
+    """
+    image = np.asarray(view)
+    if image.ndim == 2:
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    elif image.ndim != 3 or image.shape[2] not in (3, 4):
+        raise ModelError(f"a card view must be a BGR image, not an array of shape {image.shape}")
+    elif image.shape[2] == 4:
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.shape[:2] != (CARD_H, CARD_W):
+        image = np.asarray(
+            cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    top_left = image[:height, :width]
+    bottom_right = image[CARD_H - height:, CARD_W - width:][::-1, ::-1]
+    return np.ascontiguousarray(np.concatenate([top_left, bottom_right], axis=1))
+
+
+def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """N x height x 2*width x 3 corner pairs as the network input N x 6 x height x width.
+
+    Each card is normalised by its own mean and spread, so that room light, exposure
+    and white balance matter less (colour ratios, and so red versus black, remain).
+    """
+    x = pairs.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 8.0)
+    width = x.shape[2] // 2
+    left = x[:, :, :width].transpose(0, 3, 1, 2)
+    right = x[:, :, width:].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(np.concatenate([left, right], axis=1), dtype=np.float32)
+
+
+def preprocess(cards: Sequence[npt.NDArray[np.uint8]], width: int, height: int,
+               ) -> npt.NDArray[np.float32]:
+    """Card views (BGR, 100x140 from ``warp_card``) as the N x 6 x height x width input."""
+    if len(cards) == 0:
+        return np.zeros((0, 6, height, width), dtype=np.float32)
+    return normalise(np.stack([corner_pair(c, width, height) for c in cards]))
+
+
+def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+
+def postprocess(rank_logits: npt.NDArray[np.float32], suit_logits: npt.NDArray[np.float32],
+                kind_logits: npt.NDArray[np.float32], threshold: float) -> list[CardRead]:
+    """Turn the three heads' logits into readings, unknown below ``threshold``."""
+    p_rank, p_suit, p_kind = _softmax(rank_logits), _softmax(suit_logits), _softmax(kind_logits)
+    reads = []
+    for i in range(len(p_kind)):
+        kind = KINDS[int(np.argmax(p_kind[i]))]
+        if kind != "face":
+            reads.append(CardRead(None, float(p_kind[i].max()), kind))
+            continue
+        rank, suit = int(np.argmax(p_rank[i])), int(np.argmax(p_suit[i]))
+        confidence = float(p_kind[i][0] * p_rank[i][rank] * p_suit[i][suit])
+        card = Card(Rank(rank + 1), Suit(suit)) if confidence >= threshold else None
+        reads.append(CardRead(card, confidence, "face"))
+    return reads
+
+
+class CardClassifier:
+    """The ONNX card reader; ``read`` takes a batch of ``warp_card`` outputs."""
+
+    def __init__(self, model_path: Path | None = None) -> None:
+        import onnxruntime as ort
+
+        self.model_path = Path(model_path) if model_path is not None else default_model_path()
+        if not self.model_path.is_file():
+            raise ModelError(
+                f"the card-reading model {self.model_path} is missing; "
+                f"train it with `{TRAIN_COMMAND}`")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(
+                str(self.model_path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises several unrelated types
+            raise ModelError(
+                f"the card-reading model {self.model_path} is unusable ({type(exc).__name__}); "
+                f"train it again with `{TRAIN_COMMAND}`") from exc
+        inputs = self._session.get_inputs()
+        outputs = [o.name for o in self._session.get_outputs()]
+        shape = inputs[0].shape if len(inputs) == 1 else []
+        if (len(shape) != 4 or not all(isinstance(d, int) for d in shape[1:])
+                or shape[1] != 6 or not 8 <= shape[2] <= CARD_H or not 8 <= shape[3] <= CARD_W
+                or outputs != ["rank", "suit", "kind"]):
+            raise ModelError(
+                f"the card-reading model {self.model_path} does not have the expected "
+                f"input (N x 6 x H x W, two index corners) and outputs (rank, suit, kind); "
+                f"train it again with `{TRAIN_COMMAND}`")
+        self._input_name = inputs[0].name
+        self.input_height, self.input_width = int(shape[2]), int(shape[3])
+        meta = self._session.get_modelmeta().custom_metadata_map
+        try:
+            self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
+        except ValueError:
+            self.threshold = DEFAULT_THRESHOLD
+
+    def read(self, cards: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        """Read a batch of card views (100x140 BGR from ``warp_card``)."""
+        if len(cards) == 0:
+            return []
+        batch = preprocess(cards, self.input_width, self.input_height)
+        rank, suit, kind = self._session.run(None, {self._input_name: batch})
+        return postprocess(np.asarray(rank), np.asarray(suit), np.asarray(kind), self.threshold)
