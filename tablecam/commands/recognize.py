@@ -20,16 +20,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tablecam.errors import TablecamError
+    from tablecam.errors import ModelError, TablecamError
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.recognize import describe, load_image, recognize
 
-    classifier = CardClassifier(args.model)
+    classifier: CardClassifier | None = None  # loaded at the first readable image
     bad = 0
     for path in args.images:
         try:
             image = load_image(path)
+            if classifier is None:
+                classifier = CardClassifier(args.model)
             result = recognize(image, classifier)
+        except ModelError:
+            raise
         except TablecamError as error:
             bad += 1
             print(f"tablecam recognize: {error}", file=sys.stderr)

@@ -396,6 +396,12 @@ def find_cards(
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
     for mask, grow in _masks(work, card_px):
         candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen))
+    # an outline with two corners on the image's border is the background, or a card
+    # cut off by the frame whose true corners are unknown
+    h, w = work.shape[:2]
+    candidates = [c for c in candidates if int(np.sum(
+        (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
+    )) < 2]
     kept = _select(candidates)
 
     found: list[FoundCard] = []

@@ -51,6 +51,8 @@ CHANGE_THRESHOLD: Final = 8.0
 #: Fraction of a card-less zone unlike the table that makes it ``covered``.
 COVER_FRACTION: Final = 0.2
 _THUMB: Final = (24, 24)
+#: While a new deal is awaited with the old geometry in use, look for it every n frames.
+RELOCATE_EVERY: Final = 5
 
 
 class _Read(Protocol):
@@ -133,6 +135,7 @@ class TableReader:
         self._memory: dict[ZoneId, _ZoneMemory] = {}
         self._table_colour: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
+        self._frames = 0
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -144,9 +147,9 @@ class TableReader:
     def read(self, frame: Frame) -> TableReading:
         """Read one frame."""
         image = frame.image
-        if self._relocating:
-            found = find_cards(image)
-            seen = read_cards(image, found, self.classifier)
+        fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
+        if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
+            seen = read_cards(image, find_cards(image), self.classifier)
             try:
                 dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
             except GeometryError:
@@ -157,6 +160,8 @@ class TableReader:
                 self._relocating = False
                 self._memory = {}
                 self._table_colour = None
+                fresh = seen
+        self._frames += 1
         geometry = self.geometry
         assert geometry is not None
         if self._table_colour is None:
@@ -166,7 +171,8 @@ class TableReader:
         for zone in geometry.zones:
             memory = self._memory.setdefault(zone, _ZoneMemory())
             thumb = self._thumbnail(image, geometry, zone)
-            moving = memory.previous is not None and _difference(thumb, memory.previous) > MOTION_THRESHOLD
+            moving = (memory.previous is not None
+                      and _difference(thumb, memory.previous) > MOTION_THRESHOLD)
             memory.previous = thumb
             if moving:
                 zones[zone] = ZoneObservation("covered", None, 1.0, None)
@@ -177,20 +183,36 @@ class TableReader:
                 memory.at_read = thumb
             else:
                 zones[zone] = memory.observation
-        if to_read:
-            for zone, (observation, cards) in self._read_zones(image, geometry, to_read).items():
-                self._memory[zone].observation = observation
-                self._memory[zone].cards = cards
-                zones[zone] = observation
+        if fresh is not None:
+            readings = self._assign(image, geometry, to_read, fresh)
+        else:
+            readings = self._read_zones(image, geometry, to_read) if to_read else {}
+        for zone, (observation, cards) in readings.items():
+            self._memory[zone].observation = observation
+            self._memory[zone].cards = cards
+            zones[zone] = observation
         cards = [c for zone in geometry.zones for c in self._memory[zone].cards
                  if zones[zone].state != "covered"]
         return TableReading(frame.t, {z: zones[z] for z in geometry.zones}, cards, geometry,
                             tuple(to_read))
 
+    def _assign(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                zones: list[ZoneId], seen: list[SeenCard],
+                ) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
+        """Observations of ``zones`` from cards already found and read in the whole frame."""
+        by_zone: dict[ZoneId, list[SeenCard]] = {zone: [] for zone in zones}
+        for s in seen:
+            zone = geometry.zone_at(s.corners.mean(axis=0))
+            if zone in by_zone:
+                by_zone[zone].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, zone,
+                                              s.covered))
+        return {zone: (self._observe(image, geometry, zone, cards), cards)
+                for zone, cards in by_zone.items()}
+
     def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     zones: list[ZoneId]) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
-        lo, hi = 0.6 * geometry.card_width, 1.8 * geometry.card_width
+        lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
             if x1 - x0 < 8 or y1 - y0 < 8:

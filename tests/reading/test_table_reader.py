@@ -1,0 +1,129 @@
+"""The per-frame table reader, with a stand-in classifier that matches drawn faces."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tablecam.capture import Frame
+from tablecam.cards import FULL_DECK, Card
+from tablecam.geometry import ZONE_IDS
+from tablecam.reading.scenes import plain_back, plain_face, spit_deal_scene
+from tablecam.reading.table_reader import TableReader
+
+
+@dataclass(frozen=True)
+class Read:
+    card: Card | None
+    confidence: float
+    kind: str
+
+
+class TemplateReader:
+    """Reads a card view by its nearest drawn template (either way up); counts calls."""
+
+    def __init__(self) -> None:
+        self.templates: list[tuple[np.ndarray, Card | None]] = []
+        for card in FULL_DECK:
+            face = plain_face(card).astype(np.float32)
+            self.templates += [(face, card), (np.rot90(face, 2), card)]
+        back = plain_back().astype(np.float32)
+        self.templates += [(back, None), (np.rot90(back, 2), None)]
+        self.views_read = 0
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        reads = []
+        for view in cards:
+            self.views_read += 1
+            v = view.astype(np.float32)
+            errors = [float(np.abs(v - t).mean()) for t, _ in self.templates]
+            best = int(np.argmin(errors))
+            if errors[best] > 45:
+                reads.append(Read(None, 0.9, "none"))
+                continue
+            card = self.templates[best][1]
+            reads.append(Read(card, 0.99, "face" if card is not None else "back"))
+        return reads
+
+
+UP = FULL_DECK[:10]
+
+
+def _frame(t: float, image: np.ndarray) -> Frame:
+    return Frame(t, image)
+
+
+def _hand(image: np.ndarray, centre: np.ndarray) -> np.ndarray:
+    covered = image.copy()
+    cv2.ellipse(covered, (int(centre[0]), int(centre[1])), (70, 45), 20, 0, 360,
+                (120, 150, 205), -1)
+    return covered
+
+
+def test_reads_every_zone_of_a_dealt_table() -> None:
+    scene = spit_deal_scene(UP, seed=11)
+    reader = TableReader(TemplateReader())
+    reading = reader.read(_frame(0.0, scene.image))
+    assert set(reading.zones) == set(ZONE_IDS)
+    for zone, (_, card) in scene.truth.items():
+        observed = reading.zones[zone]
+        if card is None:
+            assert observed.state == "face_down", zone
+        else:
+            assert (observed.state, observed.card) == ("face_up", card), zone
+    assert reading.zones["left"].state == "empty"
+    assert reading.zones["right"].state == "empty"
+    assert len(reading.cards) == 12
+
+
+def test_only_changed_zones_are_read_again() -> None:
+    scene = spit_deal_scene(UP, seed=12)
+    classifier = TemplateReader()
+    reader = TableReader(classifier)
+    reader.read(_frame(0.0, scene.image))
+    before = classifier.views_read
+    again = reader.read(_frame(0.1, scene.image))
+    assert again.reread == ()
+    assert classifier.views_read == before
+    assert again.zones["A3"].card == UP[2]
+
+
+def test_a_hand_over_a_card_makes_it_covered_never_changed() -> None:
+    scene = spit_deal_scene(UP, seed=13)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, scene.image))
+    a2 = scene.truth["A2"][0].mean(axis=0)
+    hand = _hand(scene.image, a2)
+    moving = reader.read(_frame(0.1, hand))
+    assert moving.zones["A2"].state == "covered" and moving.zones["A2"].card is None
+    still = reader.read(_frame(0.2, hand))
+    assert still.zones["A2"].state == "covered" and still.zones["A2"].card is None
+    assert still.zones["A4"].card == UP[3]
+    # the hand leaves: the same card is read again
+    reader.read(_frame(0.3, scene.image))
+    back = reader.read(_frame(0.4, scene.image))
+    assert (back.zones["A2"].state, back.zones["A2"].card) == ("face_up", UP[1])
+
+
+def test_a_card_played_to_a_centre_pile_is_read_there() -> None:
+    scene = spit_deal_scene(UP, seed=14)
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, scene.image))
+    reader.read(_frame(0.1, played.image))  # still moving
+    settled = reader.read(_frame(0.2, played.image))
+    assert "left" in settled.reread
+    assert (settled.zones["left"].state, settled.zones["left"].card) == ("face_up",
+                                                                          Card.parse("QD"))
+    assert settled.zones["right"].state == "empty"
+
+
+def test_without_a_dealt_layout_zones_are_empty_and_cards_are_listed() -> None:
+    scene = spit_deal_scene(UP, seed=15)
+    top_half = scene.image.copy()
+    top_half[360:] = top_half[0, 0]
+    reading = TableReader(TemplateReader()).read(_frame(0.0, top_half))
+    assert reading.zones == {}
+    assert reading.geometry is None
+    assert len(reading.cards) == 6
