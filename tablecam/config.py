@@ -314,9 +314,10 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     )
 
     r.table("dashboard", ("host", "port"))
+    port = r.number("dashboard", "port", 8080, 0, 65535)
     dashboard = DashboardConfig(
         host=r.get("dashboard", "host", str, "0.0.0.0"),
-        port=int(r.number("dashboard", "port", 8080, 1, 65535) or 8080),
+        port=8080 if port is None else int(port),  # 0: any free port
     )
     return Config(buttons=buttons, outputs=outputs, camera=camera, speech=speech, rules=rules,
                   dashboard=dashboard, players=players, path=path)

@@ -14,7 +14,6 @@ import logging
 import queue
 import sys
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -136,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     box = build_table_box(config, args.camera, args.keyboard)
     try:
-        if importlib.util.find_spec("tablecam.app") is None:
+        if importlib.util.find_spec("tablecam.app") is None:  # pragma: no cover
             raise TablecamError("the camera, buttons and speaker are ready, but the live "
                                 "pipeline (tablecam/app.py) is not in this build yet; "
                                 "`tablecam check` tests the table box meanwhile.")
@@ -146,30 +145,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(box: TableBox, args: argparse.Namespace) -> int:
-    """Join the table box to the reader, referee, dashboard and records, and play."""
+    """Join the table box to the reader, referee, dashboard and records, and play a game.
+
+    One process plays one game: at ``game_end`` it returns and the service manager
+    (``Restart=always`` in ``hardware/tablecam.service``) starts a fresh one.
+    """
     from tablecam.app import run_pipeline
     from tablecam.dashboard import LiveHub
     from tablecam.dashboard.server import DashboardServer
-    from tablecam.events import event_to_dict
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
     from tablecam.records import GameRecords
     from tablecam.referee.referee import Referee, RefereeRules
 
     config = box.config
+    rules = config.rules
     reader = TableReader(CardClassifier(args.model))
-    referee = Referee(RefereeRules(take=config.rules.pile_taking,
-                                   one_hand=config.rules.hands == 1))
+    referee = Referee(RefereeRules(take=rules.pile_taking, one_hand=rules.hands == 1,
+                                   stuck_rule=rules.stuck_rule, pad_claims=rules.pad_claims,
+                                   spit_pile_a=rules.spit_pile_a, spit_pile_b=rules.spit_pile_b))
     hub = LiveHub(clock=box.clock.now)
     records = GameRecords()
     box.closers.append(records)
     with DashboardServer(hub, port=config.dashboard.port, host=config.dashboard.host,
                          controls=box.presses, records=records) as server:
-        box.announcer.say(f"tablecam is ready. Dashboard PIN {' '.join(server.pin)}.")
         print(f"tablecam run: dashboard at {server.url} (PIN {server.pin})", file=sys.stderr)
+        box.announcer.say(f"tablecam is ready. Dashboard PIN {' '.join(server.pin)}.")
         run_pipeline(box.source, reader, referee, announcer=box.announcer,
-                     presses=box.presses, hub=hub,
-                     on_event=lambda event: records.record(
-                         event if isinstance(event, Mapping) else event_to_dict(event),
-                         names=config.players))
+                     presses=box.presses, hub=hub, log=records)
     return 0

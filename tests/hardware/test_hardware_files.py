@@ -39,7 +39,7 @@ def test_systemd_unit_verifies(tmp_path: Path) -> None:
 def test_systemd_unit_runs_as_the_service_user() -> None:
     unit = (HARDWARE / "tablecam.service").read_text()
     assert "User=tablecam" in unit and "SupplementaryGroups=gpio video audio" in unit
-    assert "Restart=on-failure" in unit and "WantedBy=multi-user.target" in unit
+    assert "Restart=always" in unit and "WantedBy=multi-user.target" in unit
 
 
 def test_install_script_is_shellcheck_clean() -> None:

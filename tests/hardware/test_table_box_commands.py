@@ -186,3 +186,33 @@ def test_run_with_a_broken_config_is_one_sentence(tmp_path: Path,
     assert main(["run", "--config", str(tmp_path / "missing.toml")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such config file" in err
+
+
+def test_run_plays_a_recording_through_the_whole_pipeline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``tablecam run`` on a folder of frames with console speech and the dashboard on a
+    free port: the table box reaches the composition root and the game log is kept.
+    The card model is replaced by a reader that sees nothing (the frames are blank)."""
+
+    class NoCards:
+        def __init__(self, model_path: object = None) -> None:
+            pass
+
+        def read(self, cards: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr("tablecam.reading.classifier.CardClassifier", NoCards)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(3):
+        cv2.imwrite(str(frames / f"{index:04d}.png"), np.full((120, 160, 3), 40, np.uint8))
+    config = tmp_path / "tablecam.toml"
+    config.write_text(CONSOLE_CONFIG.split("[outputs]")[0] + '[speech]\nengine = "console"\n'
+                      '[dashboard]\nhost = "127.0.0.1"\nport = 0\n')
+    assert main(["run", "--config", str(config), "--camera", f"frames:{frames}"]) == 0
+    captured = capsys.readouterr()
+    assert "tablecam is ready" in captured.out
+    assert "dashboard at http://" in captured.err
+    assert (tmp_path / "data" / "tablecam").is_dir()
