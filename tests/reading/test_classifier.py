@@ -1,0 +1,136 @@
+"""The committed card reader: reads training-deck cards, refuses what is not a card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tablecam.cards import FULL_DECK, Card
+from tablecam.errors import DeckArtError, ModelError, TablecamError
+from tablecam.reading.classifier import (
+    TRAIN_COMMAND,
+    CardClassifier,
+    corner_pair,
+    default_model_path,
+    postprocess,
+    preprocess,
+)
+from tablecam.reading.synth import clean_view
+
+MODEL = default_model_path()
+needs_model = pytest.mark.skipif(not MODEL.exists(), reason=f"{MODEL} is not trained yet")
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardClassifier:
+    return CardClassifier()
+
+
+@pytest.fixture(scope="module")
+def standard_deck() -> tuple[list[np.ndarray], np.ndarray]:
+    """Clean canonical views of kde-standard (a training deck) and its back."""
+    from tablecam.render.decks import find_deck, load_deck
+
+    try:
+        art = load_deck(find_deck("kde-standard"))
+        faces = [clean_view(art.face(card, 140)) for card in FULL_DECK]
+        return faces, clean_view(art.back(140))
+    except DeckArtError as exc:  # pragma: no cover - only without the Debian card art
+        pytest.skip(f"deck art unavailable: {exc}")
+
+
+@needs_model
+def test_reads_every_card_of_a_training_deck_upright_and_upside_down(
+        reader: CardClassifier, standard_deck: tuple[list[np.ndarray], np.ndarray]) -> None:
+    faces, _ = standard_deck
+    views = faces + [np.ascontiguousarray(f[::-1, ::-1]) for f in faces]
+    truth = list(FULL_DECK) * 2
+    reads = reader.read(views)
+    correct = sum(r.card == t for r, t in zip(reads, truth, strict=True))
+    wrong = [(t.code, r.card.code) for r, t in zip(reads, truth, strict=True)
+             if r.card is not None and r.card != t]
+    assert wrong == []
+    assert correct >= 0.95 * len(truth)
+    assert all(r.kind == "face" for r in reads if r.card is not None)
+
+
+@needs_model
+def test_a_card_back_is_a_back_and_never_a_card(
+        reader: CardClassifier, standard_deck: tuple[list[np.ndarray], np.ndarray]) -> None:
+    _, back = standard_deck
+    (read,) = reader.read([back])
+    assert read.card is None
+    assert read.kind == "back"
+
+
+@needs_model
+def test_noise_and_blank_views_are_not_read_as_cards(reader: CardClassifier) -> None:
+    rng = np.random.default_rng(3)
+    views = [
+        rng.integers(0, 256, (140, 100, 3), dtype=np.uint8),
+        np.full((140, 100, 3), 255, dtype=np.uint8),
+        np.zeros((140, 100, 3), dtype=np.uint8),
+        np.full((140, 100, 3), (40, 120, 30), dtype=np.uint8),  # green felt
+    ]
+    reads = reader.read(views)
+    assert [r.card for r in reads] == [None] * len(views)
+
+
+@needs_model
+def test_batches_of_any_size_and_odd_views(reader: CardClassifier,
+                                           standard_deck: tuple[list[np.ndarray], np.ndarray],
+                                           ) -> None:
+    faces, _ = standard_deck
+    assert reader.read([]) == []
+    # a grey view and a bigger view of the same card read like the canonical one
+    queen = faces[Card.parse("QH").index]
+    bigger = np.repeat(np.repeat(queen, 2, axis=0), 2, axis=1)
+    reads = reader.read([queen, bigger])
+    assert reads[0].card == reads[1].card == Card.parse("QH")
+    with pytest.raises(TablecamError):
+        reader.read([np.zeros((5,), dtype=np.uint8)])
+
+
+def test_missing_model_names_the_file_and_the_training_command(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.onnx"
+    with pytest.raises(ModelError) as err:
+        CardClassifier(missing)
+    assert str(missing) in str(err.value)
+    assert TRAIN_COMMAND in str(err.value)
+
+
+def test_corrupt_model_is_a_model_error(tmp_path: Path) -> None:
+    corrupt = tmp_path / "card_reader.onnx"
+    corrupt.write_bytes(b"not a model at all")
+    with pytest.raises(ModelError) as err:
+        CardClassifier(corrupt)
+    assert str(corrupt) in str(err.value)
+
+
+def test_preprocess_turns_an_upside_down_card_into_swapped_corners() -> None:
+    rng = np.random.default_rng(0)
+    view = rng.integers(0, 256, (140, 100, 3), dtype=np.uint8)
+    pair = corner_pair(view, 40, 60)
+    turned = corner_pair(np.ascontiguousarray(view[::-1, ::-1]), 40, 60)
+    assert pair.shape == (60, 80, 3)
+    assert np.array_equal(pair[:, :40], turned[:, 40:])
+    assert np.array_equal(pair[:, 40:], turned[:, :40])
+    batch = preprocess([view, view[::-1, ::-1]], 40, 60)
+    assert batch.shape == (2, 6, 60, 40)
+    assert abs(float(batch[0].mean())) < 1e-3  # normalised per card
+
+
+def test_postprocess_gives_unknown_below_the_threshold() -> None:
+    sure = np.array([[0.0] * 12 + [9.0]], dtype=np.float32)  # K
+    unsure = np.zeros((1, 13), dtype=np.float32)
+    suit = np.array([[0, 0, 9.0, 0]], dtype=np.float32)  # H
+    face = np.array([[9.0, 0, 0]], dtype=np.float32)
+    back = np.array([[0, 9.0, 0]], dtype=np.float32)
+    (confident,) = postprocess(sure, suit, face, threshold=0.9)
+    (doubtful,) = postprocess(unsure, suit, face, threshold=0.9)
+    (turned,) = postprocess(sure, suit, back, threshold=0.9)
+    assert confident.card == Card.parse("KH") and confident.kind == "face"
+    assert doubtful.card is None and doubtful.kind == "face" and doubtful.confidence < 0.2
+    assert turned.card is None and turned.kind == "back"

@@ -1,0 +1,115 @@
+"""Training data for the card reader, and the reproducibility of its training script."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from tablecam.cards import Card
+from tablecam.reading import realdata, synth
+from tablecam.reading.warp import CARD_H, CARD_W
+
+REPO = Path(__file__).resolve().parents[2]
+FMJIO = realdata.fmjio_dir()
+needs_fmjio = pytest.mark.skipif(
+    not (FMJIO / "valid").is_dir(), reason=f"real photo dataset absent at {FMJIO}")
+
+
+def _faces() -> synth.SceneCards:
+    """52 plain synthetic faces (a dark mark in a corner per card) without deck art."""
+    faces = []
+    for i in range(52):
+        face = np.full((80, 56, 4), 255, dtype=np.uint8)
+        face[4:4 + 2 + i % 13, 4:10] = (0, 0, 200 * (i // 26), 255)
+        faces.append(face)
+    back = np.full((80, 56, 4), (150, 40, 40, 255), dtype=np.uint8)
+    return synth.SceneCards(faces, [back], faces)
+
+
+def test_fmjio_class_ids_follow_the_alphabetical_names() -> None:
+    assert realdata.fmjio_card(0) == Card.parse("10C")
+    assert realdata.fmjio_card(7) == Card.parse("2S")
+    assert realdata.fmjio_card(39) == Card.parse("AS")
+    assert realdata.fmjio_card(40) == Card.parse("JC")
+    assert realdata.fmjio_card(51) == Card.parse("QS")
+    assert len({realdata.fmjio_card(i) for i in range(52)}) == 52
+
+
+def test_synthetic_samples_have_the_canonical_view_and_labels() -> None:
+    pool = _faces()
+    rng = np.random.default_rng(1)
+    face = synth.face_sample(rng, pool, 17)
+    back = synth.back_sample(rng, pool)
+    none = synth.none_sample(rng, pool)
+    assert face.image.shape == (CARD_H, CARD_W, 3)
+    assert (face.kind, face.rank, face.suit) == (synth.KIND_FACE, 17 % 13, 17 // 13)
+    assert (back.kind, none.kind) == (synth.KIND_BACK, synth.KIND_NONE)
+    # the same seed gives the same sample
+    again = synth.face_sample(np.random.default_rng(1), pool, 17)
+    assert np.array_equal(face.image, again.image)
+
+
+@needs_fmjio
+def test_photos_are_grouped_by_source_so_augmented_copies_count_once() -> None:
+    groups = realdata.photo_groups(FMJIO / "train")
+    files = sum(len(v) for v in groups.values())
+    assert len(groups) < files  # Roboflow copies share a prefix
+    assert all(len(v) <= 3 for v in groups.values())
+    assert not any("_jpg.rf." in name for name in groups)
+
+
+@needs_fmjio
+def test_the_card_outline_is_found_inside_a_label_box() -> None:
+    crops = list(realdata.iter_crops("valid"))
+    assert len(crops) == 197
+    assert all(c.image.shape == (CARD_H, CARD_W, 3) for c in crops)
+    # the fitted outline lies inside its box (plus rounding) and is not degenerate
+    areas = [abs(float(np.cross(c.corners[2] - c.corners[0], c.corners[3] - c.corners[1]))) / 2
+             for c in crops]
+    assert min(areas) > 500
+
+
+def _load_training_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "train_card_reader", REPO / "scripts" / "train_card_reader.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_card_reader"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import torch
+
+    torch.set_num_threads(1)
+    trainer = _load_training_script()
+    pool = _faces()
+    rng = np.random.default_rng(0)
+    samples = [synth.face_sample(rng, pool, i % 52, 0.5) for i in range(48)]
+    samples += [synth.back_sample(rng, pool, 0.5) for _ in range(8)]
+    samples += [synth.none_sample(rng, pool, 0.5) for _ in range(8)]
+    data = {"x": np.stack([trainer._small(s.image) for s in samples]),
+            "kind": np.array([s.kind for s in samples]),
+            "rank": np.array([s.rank for s in samples]),
+            "suit": np.array([s.suit for s in samples])}
+    _, first = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
+    model, second = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
+    assert len(first) == 8
+    assert first == second
+    assert np.isfinite(first).all()
+    out = tmp_path / "tiny.onnx"
+    trainer.export(model, out, {"threshold": "0.7"})
+    from tablecam.reading.classifier import CardClassifier
+
+    reader = CardClassifier(out)
+    assert reader.threshold == pytest.approx(0.7)
+    assert len(reader.read([s.image for s in samples[:3]])) == 3
