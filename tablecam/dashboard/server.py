@@ -272,6 +272,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_PATCH(self) -> None:
         self._dispatch("PATCH")
 
+    def __getattr__(self, name: str) -> Callable[[], None]:
+        # Any other method (OPTIONS, TRACE, FOO...) gets 405 or 404 like the rest,
+        # instead of the standard library's 501 page.
+        if name.startswith("do_") and name[3:].isalpha():
+            return lambda: self._dispatch(name[3:])
+        raise AttributeError(name)
+
     def _dispatch(self, method: str) -> None:
         try:
             url = urlsplit(self.path)

@@ -105,6 +105,9 @@ def test_unknown_routes_and_methods_get_4xx(box: Box) -> None:
     assert box.request("DELETE", "/api/button")[0] == 405
     assert box.request("PUT", "/api/settings", {"speech": False}, pin=PIN)[0] == 405
     assert box.request("GET", "/api/button")[0] == 405
+    assert box.request("OPTIONS", "/api/button")[0] == 405
+    assert box.request("TRACE", "/")[0] == 405
+    assert box.request("FOO", "/nope")[0] == 404
     assert box.request("GET", "/frame.jpg?seq=x")[0] == 400
     assert box.request("GET", "/frame.jpg")[0] == 404  # no frame yet
 
