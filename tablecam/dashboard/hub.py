@@ -16,6 +16,7 @@ exactly what the first one sees.
 from __future__ import annotations
 
 import copy
+import json
 import threading
 import time
 from collections import deque
@@ -59,10 +60,32 @@ class Cursor:
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """What one ``wait`` returns: messages as ``(kind, data)`` pairs, in order."""
+    """What one ``wait`` returns: messages as ``(kind, data)`` pairs, in order.
+
+    ``wire`` holds the same messages already encoded as server-sent events, so the
+    JSON is made once per message, not once per viewer.
+    """
 
     messages: list[tuple[str, JsonDict]] = field(default_factory=list)
+    wire: list[str] = field(default_factory=list)
     closed: bool = False
+
+
+def encode_json(data: object) -> str:
+    """Compact JSON; anything JSON cannot hold (a numpy number, say) is written as text."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=_jsonable)
+
+
+def _jsonable(value: object) -> object:
+    item = getattr(value, "item", None)  # numpy scalars
+    if callable(item):
+        return item()
+    return str(value)
+
+
+def sse(kind: str, data: object) -> str:
+    """One server-sent event named ``kind`` carrying ``data`` as JSON."""
+    return f"event: {kind}\ndata: {encode_json(data)}\n\n"
 
 
 def round_summaries(events: list[JsonDict]) -> list[JsonDict]:
@@ -112,6 +135,20 @@ def round_summaries(events: list[JsonDict]) -> list[JsonDict]:
     return [rounds[n] for n in sorted(rounds)]
 
 
+def _outline(card: Mapping[str, Any]) -> JsonDict | None:
+    """One card outline as plain JSON numbers, or None if it is not four (x, y) corners."""
+    try:
+        corners = [[round(float(x), 1), round(float(y), 1)] for x, y in card["corners"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+    if len(corners) != 4:
+        return None
+    code = card.get("card")
+    zone = card.get("zone")
+    return {"card": None if code is None else str(code), "corners": corners,
+            "zone": None if zone is None else str(zone)}
+
+
 class LiveHub:
     """Thread-safe meeting point of the pipeline (publisher) and the viewers.
 
@@ -124,7 +161,7 @@ class LiveHub:
         self._clock = clock
         self._cond = threading.Condition(threading.Lock())
         self._message_seq = 0
-        self._log: deque[tuple[int, str, JsonDict]] = deque(maxlen=MESSAGE_LOG)
+        self._log: deque[tuple[int, str, JsonDict, str]] = deque(maxlen=MESSAGE_LOG)
         self._frames: deque[LiveFrame] = deque(maxlen=FRAMES_KEPT)
         self._frame_seq = 0
         self._frame_wall = time.monotonic()
@@ -137,11 +174,7 @@ class LiveHub:
     # ----------------------------------------------------------------- publishing
     def publish_frame(self, t: float, jpeg: bytes, cards: list[JsonDict]) -> None:
         """A new camera frame with its recognised cards; older frames are dropped for viewers."""
-        outlines = tuple(
-            {"card": c.get("card"), "corners": [list(p) for p in c.get("corners", [])],
-             "zone": c.get("zone")}
-            for c in cards
-        )
+        outlines = tuple(o for o in (_outline(c) for c in cards) if o is not None)
         with self._cond:
             self._frame_seq += 1
             self._frames.append(LiveFrame(self._frame_seq, float(t), bytes(jpeg), outlines))
@@ -151,9 +184,10 @@ class LiveHub:
     def publish_state(self, state: Mapping[str, Any]) -> None:
         """The rules core's snapshot after the latest change."""
         data = copy.deepcopy(dict(state))
+        wire = sse("state", data)
         with self._cond:
             self._state = data
-            self._append("state", data)
+            self._append("state", data, wire)
 
     def publish_event(self, event: Mapping[str, Any], announcement: str | None = None) -> None:
         """One game event (INTERFACE.md dict) and the words announced for it, if any.
@@ -162,6 +196,8 @@ class LiveHub:
         round summaries shown to viewers begin again.
         """
         data = copy.deepcopy(dict(event))
+        message = {"event": data, "announcement": announcement}
+        wire = sse("event", message)
         with self._cond:
             if self._game_over and data.get("type") == "deal" and data.get("round") == 1:
                 self._events.clear()
@@ -169,9 +205,8 @@ class LiveHub:
                 self._append("new_game", {})
             if data.get("type") == "game_end":
                 self._game_over = True
-            message = {"event": data, "announcement": announcement}
             self._events.append(message)
-            self._append("event", message)
+            self._append("event", message, wire)
             if data.get("type") in ROUND_EVENTS:
                 rounds = round_summaries([m["event"] for m in self._events if m["event"]])
                 self._append("rounds", {"rounds": rounds})
@@ -195,10 +230,10 @@ class LiveHub:
         with self._cond:
             self._append(kind, dict(data))
 
-    def _append(self, kind: str, data: JsonDict) -> None:
-        # Called with the lock held.
+    def _append(self, kind: str, data: JsonDict, wire: str | None = None) -> None:
+        # Called with the lock held; ``wire`` is the message pre-encoded outside it.
         self._message_seq += 1
-        self._log.append((self._message_seq, kind, data))
+        self._log.append((self._message_seq, kind, data, wire if wire is not None else sse(kind, data)))
         self._cond.notify_all()
 
     def close(self) -> None:
@@ -264,15 +299,20 @@ class LiveHub:
                     return Update()
                 self._cond.wait(remaining)
             messages: list[tuple[str, JsonDict]] = []
+            wire: list[str] = []
             oldest = self._log[0][0] if self._log else self._message_seq + 1
             if cursor.message_seq + 1 < oldest:
                 # Fell behind the kept log: start again from a full picture.
                 messages.append(("snapshot", self._snapshot_locked()))
             else:
-                messages.extend((kind, data) for seq, kind, data in self._log
-                                if seq > cursor.message_seq)
+                for seq, kind, data, text in self._log:
+                    if seq > cursor.message_seq:
+                        messages.append((kind, data))
+                        wire.append(text)
                 if self._frame_seq > cursor.frame_seq and self._frames:
                     messages.append(("frame", self._frames[-1].meta()))
             cursor.message_seq = self._message_seq
             cursor.frame_seq = self._frame_seq
-            return Update(messages)
+        # Encode what was not encoded at publishing (snapshot, frame) outside the lock.
+        wire.extend(sse(kind, data) for kind, data in messages[len(wire):])
+        return Update(messages, wire)

@@ -39,7 +39,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from tablecam.dashboard.hub import JsonDict, LiveHub
+from tablecam.dashboard.hub import JsonDict, LiveHub, encode_json, sse
 from tablecam.dashboard.settings import LiveSettings, SettingsError
 from tablecam.errors import HardwareError, TablecamError
 from tablecam.inputs import ButtonPress
@@ -391,7 +391,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def _send_json(self, data: object, status: HTTPStatus = HTTPStatus.OK) -> None:
-        self._send_bytes(json.dumps(data, ensure_ascii=False).encode("utf-8"),
+        self._send_bytes(encode_json(data).encode("utf-8"),
                          "application/json; charset=utf-8", status)
 
     def _send_text(self, text: str, content_type: str, filename: str) -> None:
@@ -418,14 +418,14 @@ class _Handler(BaseHTTPRequestHandler):
         dashboard.viewer_joined(1)
         try:
             self._write_sse("retry: 1000\n\n")
-            self._write_sse(_sse("snapshot", snapshot))
+            self._write_sse(sse("snapshot", snapshot))
             quiet_since = time.monotonic()
             while not dashboard.stopping.is_set():
                 update = dashboard.hub.wait(cursor, POLL_S)
                 if update.closed:
                     break
-                if update.messages:
-                    self._write_sse("".join(_sse(kind, data) for kind, data in update.messages))
+                if update.wire:
+                    self._write_sse("".join(update.wire))
                     quiet_since = time.monotonic()
                 elif time.monotonic() - quiet_since > KEEPALIVE_S:
                     self._write_sse(": keep-alive\n\n")
@@ -504,6 +504,3 @@ class _Handler(BaseHTTPRequestHandler):
         self.dashboard.hub.publish_notice("records", {"deleted": game_id})
         self._send_json({"ok": True, "deleted": game_id})
 
-
-def _sse(kind: str, data: object) -> str:
-    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, separators=(',', ':'))}\n\n"

@@ -7,6 +7,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tablecam.dashboard import LiveHub, LiveSettings, Settings, SettingsError, round_summaries
@@ -15,7 +16,7 @@ from tablecam.dashboard.replay import replay_to_hub
 from tablecam.events import read_events
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
-CARD = {"card": "8H", "corners": [[1, 2], [3, 2], [3, 5], [1, 5]], "zone": "A1"}
+CARD = {"card": "8H", "corners": [[1.0, 2.0], [3.0, 2.0], [3.0, 5.0], [1.0, 5.0]], "zone": "A1"}
 
 
 def golden_dicts() -> list[dict[str, object]]:
@@ -113,6 +114,23 @@ def test_a_new_game_after_game_end_clears_the_feed() -> None:
     assert len(snapshot["rounds"]) == 1
     kinds = [kind for kind, _ in hub.wait(cursor, 0.1).messages]
     assert kinds[:2] == ["new_game", "event"]
+
+
+def test_numpy_values_and_bad_outlines_never_break_a_viewer() -> None:
+    hub = LiveHub()
+    cursor, _ = hub.connect()
+    corners = np.array([[10, 20], [30, 20], [30, 60], [10, 60]], dtype=np.int32)
+    hub.publish_frame(np.float64(1.5), b"x", [
+        {"card": "QS", "corners": corners, "zone": "B2"},
+        {"card": "KS", "corners": [[1, 2]]},  # not four corners: left out
+        {"card": "JS"},
+    ])
+    hub.publish_state({"round": np.int64(2), "phase": "playing"})
+    update = hub.wait(cursor, timeout=1.0)
+    assert update.wire[0] == 'event: state\ndata: {"round":2,"phase":"playing"}\n\n'
+    frame = json.loads(update.wire[1].split("data: ", 1)[1])
+    assert frame == {"seq": 1, "t": 1.5, "cards": [
+        {"card": "QS", "corners": [[10, 20], [30, 20], [30, 60], [10, 60]], "zone": "B2"}]}
 
 
 def test_button_time_is_in_the_pipeline_time_base() -> None:
