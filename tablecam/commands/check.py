@@ -95,12 +95,18 @@ def draw_zones(image: npt.NDArray[np.uint8], geometry: Any) -> npt.NDArray[np.ui
     return canvas
 
 
-def check_camera(source: FrameSource, out: Path) -> StepResult:
-    """Read one frame, find the zones, save the picture with the zones drawn."""
+def check_camera(source: FrameSource, out: Path, warm_up_frames: int = 0) -> StepResult:
+    """Read one frame, find the zones, save the picture with the zones drawn.
+
+    A live webcam's first frames are often dark while its exposure settles, so
+    ``warm_up_frames`` frames are read and dropped first.
+    """
     import cv2
 
     try:
         frame = source.read()
+        for _ in range(warm_up_frames):
+            frame = source.read() or frame
     finally:
         source.close()
     if frame is None:
@@ -175,8 +181,11 @@ def run(args: argparse.Namespace) -> int:
 
         say("Camera: reading one frame...")
         try:
+            from tablecam.capture.reopen import ReopeningSource
+
             source = open_source(args.camera or config.camera.source, config.camera, clock)
-            results.append(check_camera(source, args.out))
+            live = isinstance(source, ReopeningSource)
+            results.append(check_camera(source, args.out, warm_up_frames=15 if live else 0))
         except CaptureError as error:
             results.append(StepResult("camera", False, str(error)))
         say(f"  {results[-1].message}")

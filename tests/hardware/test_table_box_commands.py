@@ -216,3 +216,10 @@ def test_run_plays_a_recording_through_the_whole_pipeline(
     assert "tablecam is ready" in captured.out
     assert "dashboard at http://" in captured.err
     assert (tmp_path / "data" / "tablecam").is_dir()
+
+
+def test_camera_step_lets_a_live_camera_settle(tmp_path: Path) -> None:
+    dark = np.zeros((480, 640, 3), np.uint8)
+    result = check_camera(FakeCamera([dark] * 5 + [render_mat(dpi=100)]), tmp_path / "c.png",
+                          warm_up_frames=5)
+    assert result.ok and "zones from the ArUco mat" in result.message
