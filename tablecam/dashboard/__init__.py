@@ -8,9 +8,9 @@ game records.  See docs/dashboard.md.
 
 from tablecam.dashboard.hub import LiveHub, round_summaries
 from tablecam.dashboard.server import DashboardServer, make_pin
-from tablecam.dashboard.settings import LiveSettings, Settings, SettingsError
+from tablecam.dashboard.settings import LiveSettings, Settings, SettingsError, SpeechSwitch
 
 __all__ = [
     "DashboardServer", "LiveHub", "LiveSettings", "Settings", "SettingsError", "make_pin",
-    "round_summaries",
+    "SpeechSwitch", "round_summaries",
 ]

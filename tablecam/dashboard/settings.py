@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tablecam.announce import Announcer
 from tablecam.errors import TablecamError
 from tablecam.events import SEATS
 from tablecam.rules.settings import PAD_CLAIMS, PILE_TAKING, STUCK_RULES
@@ -135,3 +136,22 @@ class LiveSettings:
                                     f"{', '.join(str(c) for c in allowed)}")
             variants[name] = matches[0]
         return variants
+
+
+class SpeechSwitch:
+    """An ``Announcer`` wrapper the page's speech switch turns on and off.
+
+    Wrap only the speaking announcer (not the console), and pass
+    ``on_change=lambda s: setattr(switch, "enabled", s.speech)`` to ``LiveSettings``.
+    """
+
+    def __init__(self, inner: Announcer, enabled: bool = True) -> None:
+        self.inner = inner
+        self.enabled = enabled
+
+    def say(self, text: str) -> None:
+        if self.enabled:
+            self.inner.say(text)
+
+    def close(self) -> None:
+        self.inner.close()

@@ -10,7 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tablecam.dashboard import LiveHub, LiveSettings, Settings, SettingsError, round_summaries
+from tablecam.dashboard import (
+    LiveHub,
+    LiveSettings,
+    Settings,
+    SettingsError,
+    SpeechSwitch,
+    round_summaries,
+)
 from tablecam.dashboard.hub import MESSAGE_LOG, Cursor
 from tablecam.dashboard.replay import replay_to_hub
 from tablecam.events import read_events
@@ -171,6 +178,27 @@ def test_settings_changes_are_validated_and_applied() -> None:
     assert new.names == {"A": "Ada Lovelace", "B": "B"}
     assert new.speech is False and new.variants["hands"] == 2
     assert applied == [new]
+
+
+def test_the_speech_switch_silences_only_while_off() -> None:
+    said: list[str] = []
+
+    class Voice:
+        def say(self, text: str) -> None:
+            said.append(text)
+
+        def close(self) -> None:
+            said.append("closed")
+
+    switch = SpeechSwitch(Voice())
+    settings = LiveSettings(on_change=lambda s: setattr(switch, "enabled", s.speech))
+    switch.say("one")
+    settings.update({"speech": False})
+    switch.say("two")
+    settings.update({"speech": True})
+    switch.say("three")
+    switch.close()
+    assert said == ["one", "three", "closed"]
 
 
 @pytest.mark.parametrize("change, message", [
