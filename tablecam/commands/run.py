@@ -69,6 +69,21 @@ class PressForwarder:
         self._thread.join(timeout=1.0)
 
 
+class NamedGameLog:
+    """The game records, with this table's player names and rule variants on each game."""
+
+    def __init__(self, records: Any, names: dict[str, str], variants: dict[str, Any]) -> None:
+        self.records, self.names, self.variants = records, names, variants
+
+    def record(self, event: Any, names: Any = None, variants: Any = None,
+               source: str = "") -> int:
+        return int(self.records.record(event, names=names or self.names,
+                                       variants=variants or self.variants, source=source))
+
+    def resume_events(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        return list(self.records.resume_events(game_id))
+
+
 @dataclass
 class TableBox:
     """The hardware a live game needs, built from one config."""
@@ -171,6 +186,9 @@ def _play(box: TableBox, args: argparse.Namespace) -> int:
                          controls=box.presses, records=records) as server:
         print(f"tablecam run: dashboard at {server.url} (PIN {server.pin})", file=sys.stderr)
         box.announcer.say(f"tablecam is ready. Dashboard PIN {' '.join(server.pin)}.")
+        variants = {"pile_taking": rules.pile_taking, "hands": rules.hands,
+                    "stuck_rule": rules.stuck_rule, "pad_claims": rules.pad_claims}
         run_pipeline(box.source, reader, referee, announcer=box.announcer,
-                     presses=box.presses, hub=hub, log=records)
+                     presses=box.presses, hub=hub,
+                     log=NamedGameLog(records, dict(config.players), variants))
     return 0

@@ -4,6 +4,7 @@ gets its zones drawn, each button is asked for in turn, presses reach the pipeli
 from __future__ import annotations
 
 import io
+import json
 import queue
 import threading
 import time
@@ -223,3 +224,17 @@ def test_camera_step_lets_a_live_camera_settle(tmp_path: Path) -> None:
     result = check_camera(FakeCamera([dark] * 5 + [render_mat(dpi=100)]), tmp_path / "c.png",
                           warm_up_frames=5)
     assert result.ok and "zones from the ArUco mat" in result.message
+
+
+def test_games_are_recorded_with_the_tables_names_and_variants(tmp_path: Path) -> None:
+    from tablecam.commands.run import NamedGameLog
+    from tablecam.records import GameRecords
+
+    first_event = (Path(__file__).resolve().parents[1] / "data" / "game-events.jsonl"
+                   ).read_text().splitlines()[0]
+    with GameRecords(tmp_path / "games.sqlite3") as records:
+        log = NamedGameLog(records, {"A": "Ada", "B": "Bo"}, {"pile_taking": "slap_race"})
+        game_id = log.record(json.loads(first_event), source="tablecam")
+        game = records.game(game_id)
+        assert game.names == {"A": "Ada", "B": "Bo"}
+        assert log.resume_events() == [json.loads(first_event)]
