@@ -236,7 +236,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
     sections = ("players", "buttons", "outputs", "camera", "speech", "rules", "dashboard")
     for section in data:
         if section not in sections:
-            line = r.line_of(section)
+            line = r.line_of(section) or r.line_of("", section)
             where = f"{path}, line {line}" if line else path
             raise ConfigError(f"{where}: [{section}] is not a known section "
                               f"(known: {', '.join(sections)}).")
