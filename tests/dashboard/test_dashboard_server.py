@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tablecam.dashboard import DashboardServer, LiveHub, LiveSettings, Settings
-from tablecam.dashboard.server import MAX_PIN_FAILURES
+from tablecam.dashboard.server import MAX_PIN_FAILURES, STATIC_DIR, HttpError, static_file
 from tablecam.errors import HardwareError, TablecamError
 from tablecam.inputs import ButtonPress
 from tablecam.records import GameRecords
@@ -89,6 +91,17 @@ def test_nothing_outside_the_assets_folder_is_served(box: Box, path: str) -> Non
     assert status == 404
     assert b"import" not in body and b"root:" not in body
     error_of(body)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="./\\%:~-_aAppjscx0 \x00", max_size=24) | st.text(max_size=12))
+def test_any_asset_name_resolves_inside_the_assets_folder_or_is_404(name: str) -> None:
+    try:
+        path = static_file(name)
+    except HttpError as error:
+        assert error.status == 404
+        return
+    assert path.parent == STATIC_DIR.resolve() and path.is_file()
 
 
 def test_raw_traversal_request_line_is_refused(box: Box) -> None:
