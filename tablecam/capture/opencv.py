@@ -23,7 +23,13 @@ class WebcamSource:
 
         self.index = index
         self.clock = clock
-        self._capture = cv2.VideoCapture(index)
+        # OpenCV's own warnings about a missing device would repeat our one sentence.
+        previous = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+        try:
+            self._capture = cv2.VideoCapture(index)
+        finally:
+            cv2.utils.logging.setLogLevel(previous)
         if not self._capture.isOpened():
             self._capture.release()
             raise CaptureError(f"webcam {index} could not be opened; is it plugged in "
