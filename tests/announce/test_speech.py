@@ -119,3 +119,11 @@ def test_combined_passes_each_call_on() -> None:
 
 def test_clean_line_keeps_one_line() -> None:
     assert clean_line("Spit!\nrm -rf /\x07") == "Spit! rm -rf /"
+
+
+def test_spit_starts_within_100_ms() -> None:
+    """The issue's bound, on the warm process (the benchmark prints the figure)."""
+    from tablecam.announce.bench import warm_latencies
+
+    latencies = sorted(warm_latencies(5))
+    assert latencies[2] < 0.100, latencies

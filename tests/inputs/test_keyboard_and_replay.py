@@ -80,3 +80,23 @@ def test_presses_are_released_when_video_time_reaches_them() -> None:
     assert schedule.due(1.5) == []
     assert schedule.due(10.0) == [ButtonPress(2.0, "slap", "B")]
     assert schedule.remaining == 0 and schedule.due(20.0) == []
+
+
+def test_terminal_mode_is_restored() -> None:
+    import pty
+    import termios
+
+    leader, follower = pty.openpty()
+    try:
+        before = termios.tcgetattr(follower)
+        presses: queue.Queue[ButtonPress] = queue.Queue()
+        keys = KeyboardButtons(presses, PipelineClock(), fd=follower)
+        during = termios.tcgetattr(follower)
+        assert not during[3] & termios.ICANON  # single keys, no Enter needed
+        os.write(leader, b"a")
+        assert presses.get(timeout=2).player == "A"
+        keys.close()
+        assert termios.tcgetattr(follower) == before
+    finally:
+        os.close(leader)
+        os.close(follower)
