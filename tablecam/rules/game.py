@@ -229,6 +229,8 @@ class Game:
         self.stalls = 0
         self._stuck_end = False
         self._known: dict[Card, str] = {}
+        self._covered: dict[Pile, tuple[float, Seat | None]] = {}
+        self._round_ended_at: float | None = None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -326,6 +328,44 @@ class Game:
             if move.exposes:
                 return move
         return None
+
+    def judge_landing(self, player: Seat, column: int, pile: Pile, t: float) -> Play | Takeback | Illegal:
+        """What it is when the face-up card of ``player``'s ``column`` touches ``pile`` at ``t``.
+
+        A ``Play`` when it may go there now; a ``Takeback`` when it lost a collision (the
+        pile was covered, or the round ended, at most ``collision_window`` seconds
+        before, and the card fitted the card underneath); otherwise an ``Illegal``
+        with the reason.  Collisions are so resolved by time: the first card stays.
+        """
+        col = self._column(player, column)
+        card = col.up if col.face_up else None
+        window = self.settings.collision_window
+        if self.phase == PLAYING and col.face_up:
+            cards = self._piles[pile]
+            top = cards[-1] if cards else None
+            if cards and (card is None or top is None or card.rank.is_next_to(top.rank)):
+                return Play(t, self.round, player, card, pile, column)
+            covered_at, _ = self._covered.get(pile, (-1e9, None))
+            under = cards[-2] if len(cards) >= 2 else None
+            if (0 <= t - covered_at <= window and card is not None and under is not None
+                    and card.rank.is_next_to(under.rank)):
+                return Takeback(t, self.round, player, card, pile)
+            reason = (f"the {pile} pile is not in use this round" if not cards else
+                      f"{_code(card)} is not one rank from the top card {_code(top)} of the {pile} pile")
+            return Illegal(t, self.round, reason, player, card, pile, column)
+        ended = self._round_ended_at
+        if (col.face_up and ended is not None and self.phase in (ROUND_OVER, TAKING, GAME_END_DUE)
+                and 0 <= t - ended <= window):
+            return Takeback(t, self.round, player, card, pile)
+        if not col.face_up:
+            reason = f"{player}'s column {column} shows no face-up card"
+        else:
+            try:
+                self._need_phase(PLAYING)
+                reason = "play is not on"
+            except RulesError as error:
+                reason = str(error)
+        return Illegal(t, self.round, reason, player, card, pile, column)
 
     def is_stalled(self) -> bool:
         """True when play is on and nobody can play onto a centre pile or expose a card.
@@ -472,6 +512,8 @@ class Game:
         game.slaps = list(self.slaps)
         game.taken_by = dict(self.taken_by)
         game._known = dict(self._known)
+        game._covered = dict(self._covered)
+        game._round_ended_at = self._round_ended_at
         return game
 
     def __repr__(self) -> str:
@@ -651,6 +693,8 @@ class Game:
         self.taken_by = {}
         self.stalls = 0
         self._stuck_end = False
+        self._covered = {}
+        self._round_ended_at = None
 
     def _spit(self, e: Spit) -> None:
         if self.phase == PLAYING and not self.is_stalled():
@@ -688,6 +732,7 @@ class Game:
             self._sides[seat].spit.pop()
             card = cards[pile]
             self._piles[pile].append(card)
+            self._covered[pile] = (e.t, None)
             if card is not None:
                 self._known[card] = "table"
         if len(feeders) == 1:
@@ -726,9 +771,11 @@ class Game:
         if card is not None:
             self._known[card] = "table"
         self.last_to_pile = e.player
+        self._covered[e.pile] = (e.t, e.player)
         if all(c.empty for c in self._sides[e.player].columns):
             self.phase = ROUND_OVER
             self.round_winner = e.player
+            self._round_ended_at = e.t
 
     def _reveal(self, e: Reveal) -> None:
         self._need_phase(PLAYING, ROUND_OVER, TAKING)
@@ -795,6 +842,7 @@ class Game:
                                  f"{self.settings.stuck_rule} rule {winner} wins the round, not {e.winner}")
             self.round_winner = winner
             self._stuck_end = True
+            self._round_ended_at = e.t
         else:
             self._need_phase(ROUND_OVER)
             if e.winner != self.round_winner:

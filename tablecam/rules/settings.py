@@ -39,6 +39,8 @@ class Settings:
       ``"spit_side"`` (the pile that player spits onto).
     - ``spit_pile_a`` / ``spit_pile_b``: the centre pile each player spits onto when
       both spit (A onto ``right``, B onto ``left`` by default, as the camera sees them).
+    - ``collision_window``: seconds after a pile was covered within which a card that
+      no longer fits counts as a collision lost (taken back) rather than an illegal play.
     - ``round_limit``: a house bound that makes every game end: after this many rounds
       the player holding fewer cards wins (a tie goes to the winner of the last round).
       ``None`` plays without a bound.
@@ -51,6 +53,7 @@ class Settings:
     spit_pile_a: Pile = "right"
     spit_pile_b: Pile = "left"
     round_limit: int | None = 100
+    collision_window: float = 0.5
 
     def __post_init__(self) -> None:
         if self.pile_taking not in PILE_TAKING:
@@ -65,6 +68,8 @@ class Settings:
             raise ConfigError("spit_pile_a and spit_pile_b must be the two different piles 'left' and 'right'")
         if self.round_limit is not None and (not isinstance(self.round_limit, int) or self.round_limit < 1):
             raise ConfigError(f"round_limit must be a round count >= 1 or None, not {self.round_limit!r}")
+        if not isinstance(self.collision_window, int | float) or not 0 < self.collision_window <= 5:
+            raise ConfigError(f"collision_window must be seconds in (0, 5], not {self.collision_window!r}")
 
     def spit_pile(self, seat: Seat) -> Pile:
         """The centre pile ``seat`` spits onto when both players spit."""

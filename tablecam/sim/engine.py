@@ -39,7 +39,6 @@ from tablecam.events import (
     Spit,
     Stall,
     Take,
-    Takeback,
     other_seat,
 )
 from tablecam.rules.game import (
@@ -430,11 +429,10 @@ class _Simulation:
                                        index, action.card, action.column))
             self.free(seat, hand, self.now)
             return
-        assert action.pile is not None and action.card is not None
-        top = game.pile_top(action.pile)
-        if game.phase == PLAYING and top is not None and action.card.fits_on(top):
-            index = self.emit(Play(self.now, round_number, seat, action.card, action.pile,
-                                   action.column))
+        assert action.pile is not None
+        verdict = game.judge_landing(seat, action.column, action.pile, self.now)
+        if isinstance(verdict, Play):
+            index = self.emit(verdict)
             self.motions.append(Motion(seat, "play", action.start, self.now, self.now + 0.2,
                                        index, action.card, action.column, action.pile))
             self.free(seat, hand, self.now)
@@ -443,9 +441,9 @@ class _Simulation:
                 self.emit(RoundEnd(self.now, round_number, seat))
                 self.round_over()
             return
-        # The pile changed under the card: it goes back to its column.
+        # The pile changed under the card (a collision lost, or a misjudged one): it goes back.
         back = self.now + self.draw(seat, self.players[seat].movement)
-        index = self.emit(Takeback(self.now, round_number, seat, action.card, action.pile))
+        index = self.emit(verdict)
         self.motions.append(Motion(seat, "takeback", action.start, self.now, back, index,
                                    action.card, action.column, action.pile))
         self.free(seat, hand, back)

@@ -10,7 +10,7 @@ import pytest
 
 from tablecam.cards import Card
 from tablecam.errors import EventLogError, RulesError
-from tablecam.events import Play, Stall, read_events
+from tablecam.events import Illegal, Play, Stall, Takeback, read_events
 from tablecam.rules import GAME_OVER, Settings, replay, replay_file, replay_lines
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
@@ -212,3 +212,25 @@ def test_variants_change_what_a_log_may_say() -> None:
     assert game.hand("A").count(None) < 22  # A knows some of the cards it took
     with pytest.raises(EventLogError, match="B takes a pile first, not A"):
         replay_lines(as_lines(race), Settings())
+
+
+def test_landings_are_judged_by_time_the_first_card_stays() -> None:
+    events = read_events(GOLDEN)
+    covering = next(i for i, e in enumerate(events) if isinstance(e, Play) and e.card
+                    and e.card.code == "QC")          # A's QC covers KD on the right at t=18.939
+    game = replay(events[: covering + 1])
+    column = next(n for n, col in enumerate(game.columns("B"), start=1) if col.up and col.up.code == "QH")
+    verdict = game.judge_landing("B", column, "right", 18.954)
+    assert isinstance(verdict, Takeback) and verdict.card == Card.parse("QH")
+    assert verdict == events[covering + 1]             # what the log says happened
+    late = game.judge_landing("B", column, "right", 19.6)
+    assert isinstance(late, Illegal)
+    assert late.reason == "QH is not one rank from the top card QC of the right pile"
+    fits = game.judge_landing("B", column, "left", 19.6)  # left top is 10H
+    assert isinstance(fits, Illegal)
+    before = game.snapshot()
+    game.apply(fits)                                   # an illegal play changes nothing
+    assert game.snapshot() == before
+    option = game.legal_plays()[0]
+    verdict = game.judge_landing(option.player, option.column, option.pile, 19.7)
+    assert verdict == Play(19.7, 1, option.player, option.card, option.pile, option.column)
