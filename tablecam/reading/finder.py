@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tablecam.reading.warp import order_corners, warp_card
+from tablecam.reading.warp import order_corners
 
 #: Long side over short side of a card on the table: poker 1.40, bridge 1.56, with
 #: slack for perspective, lens distortion and photos stretched to a square.
@@ -42,8 +42,10 @@ MIN_FILL: Final = 0.80
 #: Smallest fraction of its convex hull a card's region must fill (pips on the
 #: border and glare bite into the region).
 MIN_SOLIDITY: Final = 0.7
-#: The finder works on images no larger than this (long side, pixels).
+#: The finder works on images no larger than this (long side, pixels) ...
 WORK_SIZE: Final = 960
+#: ... and shrinks them further while the smallest card stays this wide (pixels).
+MIN_WORK_CARD: Final = 26
 
 Quad = npt.NDArray[np.float32]
 
@@ -109,33 +111,37 @@ def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32]) -
     Points near a corner are left out, so that a card's rounded corners do not bend the
     sides; the corners are the intersections of neighbouring lines.
     """
-    points = contour.reshape(-1, 2).astype(np.float32)
+    points = contour.reshape(-1, 2).astype(np.float64)
+    if len(points) > 400:
+        points = points[:: len(points) // 400 + 1]
+    starts = approx.astype(np.float64)
+    ends = np.roll(starts, -1, axis=0)
+    lengths = np.linalg.norm(ends - starts, axis=1)
+    if float(lengths.min()) < 4:
+        return approx
+    units = (ends - starts) / lengths[:, None]
     lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
     for i in range(4):
-        p, q = approx[i].astype(np.float64), approx[(i + 1) % 4].astype(np.float64)
-        d = q - p
-        length = float(np.linalg.norm(d))
-        if length < 4:
-            return approx
-        u = d / length
-        n = np.array([-u[1], u[0]])
-        rel = points.astype(np.float64) - p
-        along = rel @ u
-        across = rel @ n
-        keep = (along > 0.15 * length) & (along < 0.85 * length) & (np.abs(across) < 0.06 * length + 2)
-        if keep.sum() < 5:
-            lines.append((p, u))
+        rel = points - starts[i]
+        along = rel @ units[i]
+        across = rel @ np.array([-units[i][1], units[i][0]])
+        keep = ((along > 0.15 * lengths[i]) & (along < 0.85 * lengths[i])
+                & (np.abs(across) < 0.06 * lengths[i] + 2))
+        if int(keep.sum()) < 5:
+            lines.append((starts[i], units[i]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(points[keep], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(points[keep].astype(np.float32), cv2.DIST_HUBER, 0,
+                                     0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
     corners = []
     for i in range(4):
         (p1, u1), (p2, u2) = lines[i - 1], lines[i]
-        matrix = np.array([u1, -u2]).T
-        if abs(np.linalg.det(matrix)) < 1e-3:
+        det = u1[0] * -u2[1] - (-u2[0]) * u1[1]
+        if abs(det) < 1e-3:
             return approx
-        s = np.linalg.solve(matrix, p2 - p1)
-        corners.append(p1 + s[0] * u1)
+        d = p2 - p1
+        t = (d[0] * -u2[1] - (-u2[0]) * d[1]) / det
+        corners.append(p1 + t * u1)
     quad = np.array(corners, dtype=np.float32)
     # a refined corner far from its rough position means a bad fit: keep the rough one
     if float(np.abs(quad - approx).max()) > 0.25 * _sides(approx)[0] + 3:
@@ -208,7 +214,8 @@ def _candidates_from_mask(
             continue
         if not MIN_ASPECT * 0.8 <= max(rw, rh) / min(rw, rh) <= MAX_ASPECT * 1.2:
             continue
-        key = tuple(int(v) // 3 for v in cv2.boundingRect(contour))
+        x, y, bw, bh = cv2.boundingRect(contour)
+        key = ((2 * x + bw) // 8, (2 * y + bh) // 8, bw // 8, bh // 8)
         if seen is not None:
             if key in seen:
                 continue
@@ -257,11 +264,14 @@ def _masks(
     size = max(3, int(card_px / 12) | 1)
     big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     masks: list[tuple[npt.NDArray[Any], float]] = []
+    edge_cut = cv2.bitwise_not(cv2.dilate(edges, kernel))
     for mask in (otsu, local):
         opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
         masks.append((opened, 0.0))
-        masks.append((cv2.bitwise_and(opened, cv2.bitwise_not(cv2.dilate(edges, kernel))), 1.0))
-        masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
+        if mask is otsu:
+            masks.append((cv2.bitwise_and(opened, edge_cut), 1.0))
+        else:
+            masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
     # regions enclosed by edges, whatever their colour: a card on a white table or on
     # another card is ringed by a faint edge or shadow; thicker rings close gaps
     faint = cv2.Canny(smooth, 12, 36)
@@ -359,7 +369,10 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
-    view = warp_card(image, corners)
+    target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    view = cv2.warpPerspective(image, matrix, (20, 28), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
     hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
     value = hsv[:, :, 2].astype(np.int16)
     saturation = hsv[:, :, 1].astype(np.int16)
@@ -381,20 +394,23 @@ def find_cards(
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
     height, width = image.shape[:2]
-    scale = min(1.0, WORK_SIZE / max(height, width))
+    smallest = min_width if min_width else min(height, width) / 25
+    # work small enough to be quick, large enough that the smallest card keeps
+    # MIN_WORK_CARD pixels across
+    scale = min(1.0, WORK_SIZE / max(height, width), max(MIN_WORK_CARD / smallest, 0.25))
     work = image if scale == 1.0 else np.asarray(cv2.resize(
-        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA),
-        dtype=np.uint8)
-    short_side = min(work.shape[:2])
-    lo = (min_width * scale) if min_width else short_side / 25
-    hi = (max_width * scale) if max_width else short_side * 0.5
+        image, (round(width * scale), round(height * scale)),
+        interpolation=cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR), dtype=np.uint8)
+    lo = smallest * scale
+    hi = (max_width if max_width else min(height, width) * 0.5) * scale
     min_area = lo * lo * 1.2
     max_area = hi * hi * 1.7
     card_px = float(np.sqrt(min_area * max_area) ** 0.5)
 
     candidates: list[_Candidate] = []
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
-    for mask, grow in _masks(work, card_px):
+    masks = _masks(work, card_px)
+    for mask, grow in masks:
         candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen))
     # an outline with two corners on the image's border is the background, or a card
     # cut off by the frame whose true corners are unknown

@@ -83,7 +83,8 @@ class Placed:
 
 def paste(scene: Image, face: Image, centre: tuple[float, float], angle_deg: float,
           width: float, corner_radius: float = 0.06) -> npt.NDArray[np.float32]:
-    """Paste a card image (rounded corners, soft shadow) and return its corners."""
+    """Paste a card image (BGR with rounded corners drawn here, or BGRA deck art) with
+    a soft shadow, and return its corners."""
     fh, fw = face.shape[:2]
     height = width * fh / fw
     theta = np.deg2rad(angle_deg)
@@ -95,12 +96,16 @@ def paste(scene: Image, face: Image, centre: tuple[float, float], angle_deg: flo
                        np.float32)
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, corners)
-    alpha = np.zeros((fh, fw), np.uint8)
-    r = max(1, round(corner_radius * fw))
-    cv2.rectangle(alpha, (r, 0), (fw - r, fh), 255, -1)
-    cv2.rectangle(alpha, (0, r), (fw, fh - r), 255, -1)
-    for x, y in ((r, r), (fw - r - 1, r), (r, fh - r - 1), (fw - r - 1, fh - r - 1)):
-        cv2.circle(alpha, (x, y), r, 255, -1, cv2.LINE_AA)
+    if face.ndim == 3 and face.shape[2] == 4:  # deck art brings its own outline
+        alpha = np.ascontiguousarray(face[:, :, 3])
+        face = np.ascontiguousarray(face[:, :, :3])
+    else:
+        alpha = np.zeros((fh, fw), np.uint8)
+        r = max(1, round(corner_radius * fw))
+        cv2.rectangle(alpha, (r, 0), (fw - r, fh), 255, -1)
+        cv2.rectangle(alpha, (0, r), (fw, fh - r), 255, -1)
+        for x, y in ((r, r), (fw - r - 1, r), (r, fh - r - 1), (fw - r - 1, fh - r - 1)):
+            cv2.circle(alpha, (x, y), r, 255, -1, cv2.LINE_AA)
     size = (scene.shape[1], scene.shape[0])
     warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(alpha, matrix, size, flags=cv2.INTER_LINEAR).astype(np.float32) / 255

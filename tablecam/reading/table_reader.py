@@ -149,7 +149,9 @@ class TableReader:
         image = frame.image
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
-            seen = read_cards(image, find_cards(image), self.classifier)
+            # a Spit table fills the view: cards are at least 1/16 of its short side
+            smallest = min(image.shape[:2]) / 16
+            seen = read_cards(image, find_cards(image, min_width=smallest), self.classifier)
             try:
                 dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
             except GeometryError:
