@@ -64,6 +64,8 @@ class CameraConfig:
 
     ``exposure_us``, ``analogue_gain`` and ``focus_m`` left out mean: let the camera
     settle for ``settle_s`` seconds at start-up, then lock what it chose.
+    ``rotate`` (0, 90, 180, 270 degrees clockwise) turns the picture so that player A
+    sits at its bottom edge however the camera is mounted.
     """
 
     source: str = "auto"
@@ -75,6 +77,7 @@ class CameraConfig:
     focus_m: float | None = None
     settle_s: float = 2.0
     reopen_max_backoff_s: float = 5.0
+    rotate: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +279,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         used[pin] = (section, key)
 
     camera_keys = ("source", "width", "height", "fps", "exposure_us", "analogue_gain",
-                   "focus_m", "settle_s", "reopen_max_backoff_s")
+                   "focus_m", "settle_s", "reopen_max_backoff_s", "rotate")
     r.table("camera", camera_keys)
     source = r.get("camera", "source", str, "auto")
     if source.split(":", 1)[0] not in CAMERA_KINDS:
@@ -293,6 +296,7 @@ def parse_config(text: str, path: str = "<config>") -> Config:
         focus_m=r.number("camera", "focus_m", None, 0.1, 10.0),
         settle_s=r.number("camera", "settle_s", 2.0, 0.0, 30.0) or 0.0,
         reopen_max_backoff_s=r.number("camera", "reopen_max_backoff_s", 5.0, 0.1, 600.0) or 5.0,
+        rotate=int(r.choice("camera", "rotate", "0", ("0", "90", "180", "270"), number=True)),
     )
 
     r.table("speech", ("engine", "voice", "words_per_minute", "amplitude"))

@@ -119,6 +119,7 @@ def test_toml_syntax_error_names_the_line(tmp_path: Path) -> None:
     (('engine = "console"', 'engine = "festival"'), ["line 20", "speech.engine", "espeak-ng"]),
     (('focus_m = 0.85', 'focus = 0.85'), ["line 17", "camera.focus", "not a known setting"]),
     (('source = "video:game.mp4"', 'source = "webcam"'), ["line 15", "camera.source"]),
+    (('focus_m = 0.85', 'rotate = 45'), ["line 17", "camera.rotate", "0, 90, 180, 270"]),
     (('[speech]', '[voice]'), ["line 19", "[voice]", "not a known section"]),
     (('[players]', 'port = 8080\n[players]'), ["line 1", "[port]", "not a known section"]),
     (('spit = "GPIO17"\n', ''), ["line 5", "buttons.spit is missing"]),

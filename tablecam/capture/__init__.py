@@ -39,15 +39,27 @@ def open_source(spec: str, camera: CameraConfig | None = None,
     ``"picamera2"``, ``"opencv:0"`` (webcam index; ``"webcam:0"`` too), ``"video:FILE"``,
     ``"frames:FOLDER"``, ``"auto"`` (the Pi camera where picamera2 is installed, else
     webcam 0), or a bare path (a file is a video, a folder is frames).  Live cameras
-    come wrapped in ``ReopeningSource``; ``fps`` sets a frames folder's rate.
+    come wrapped in ``ReopeningSource``; ``fps`` sets a frames folder's rate.  The
+    config's ``rotate`` turns every frame (``RotatedSource``).
     """
+    from tablecam.config import CameraConfig
+
+    camera = camera or CameraConfig()
+    source = _open_unrotated(spec, camera, clock, fps)
+    if camera.rotate:
+        from tablecam.capture.rotate import RotatedSource
+
+        return RotatedSource(source, camera.rotate)
+    return source
+
+
+def _open_unrotated(spec: str, camera: CameraConfig, clock: PipelineClock | None,
+                    fps: float | None) -> FrameSource:
     import importlib.util
     from pathlib import Path
 
-    from tablecam.config import CameraConfig
     from tablecam.inputs.clock import PipelineClock
 
-    camera = camera or CameraConfig()
     clock = clock or PipelineClock()
     kind, _, argument = spec.partition(":")
     if kind not in ("auto", "picamera2", "opencv", "webcam", "video", "frames"):

@@ -292,3 +292,14 @@ def test_picamera2_full_view_fixed_settings(monkeypatch: pytest.MonkeyPatch) -> 
         camera.read()
     camera.close()
     assert ("close", None) in calls
+
+
+def test_rotate_puts_player_a_at_the_bottom(tmp_path: Path) -> None:
+    image = pattern_image(64, 48)
+    image[0, 63] = (1, 2, 3)  # top right corner
+    cv2.imwrite(str(tmp_path / "f.png"), image)
+    turned = open_source(f"frames:{tmp_path}", CameraConfig(rotate=180)).read()
+    assert turned is not None and tuple(turned.image[47, 0]) == (1, 2, 3)
+    sideways = open_source(f"frames:{tmp_path}", CameraConfig(rotate=90)).read()
+    assert sideways is not None and sideways.image.shape == (64, 48, 3)
+    assert tuple(sideways.image[63, 47]) == (1, 2, 3)  # clockwise: top right -> bottom right
