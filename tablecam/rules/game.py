@@ -530,6 +530,15 @@ class Game:
             raise RulesError(f"{type(event).__name__} is not a game event")
         if not isinstance(event, Deal | Button):
             self._check_round(event)
+        for name in ("player", "winner"):
+            seat = getattr(event, name, None)
+            if seat is not None and seat not in SEATS:
+                raise RulesError(f"{name} must be A or B, not {seat!r}")
+        named: list[object] = list(event.cards) if isinstance(event, Spit) else [
+            getattr(event, "pile", None)]
+        for pile_name in named:
+            if pile_name is not None and pile_name not in PILES:
+                raise RulesError(f"a pile is 'left' or 'right', not {pile_name!r}")
         handler(self, event)
         self.t = max(self.t, event.t)
 

@@ -10,7 +10,7 @@ import pytest
 
 from tablecam.cards import Card
 from tablecam.errors import EventLogError, RulesError
-from tablecam.events import Illegal, Play, Stall, Takeback, read_events
+from tablecam.events import Illegal, Play, Spit, Stall, Takeback, read_events
 from tablecam.rules import GAME_OVER, Settings, replay, replay_file, replay_lines
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
@@ -234,3 +234,13 @@ def test_landings_are_judged_by_time_the_first_card_stays() -> None:
     option = game.legal_plays()[0]
     verdict = game.judge_landing(option.player, option.column, option.pile, 19.7)
     assert verdict == Play(19.7, 1, option.player, option.card, option.pile, option.column)
+
+
+def test_events_built_in_code_with_bad_fields_are_refused() -> None:
+    game = replay(read_events(GOLDEN)[:2])
+    for event in (Play(5.0, 1, "C", Card.parse("3S"), "left", 1),      # type: ignore[arg-type]
+                  Play(5.0, 1, "B", Card.parse("3S"), "middle", 1),    # type: ignore[arg-type]
+                  Spit(5.0, 1, {"middle": Card.parse("2S")}),          # type: ignore[dict-item]
+                  Play(5.0, 1, "B", Card.parse("3S"), "left", 0)):
+        with pytest.raises(RulesError):
+            game.apply(event)
