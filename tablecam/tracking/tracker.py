@@ -108,7 +108,7 @@ class _Round:
 class Tracker:
     """Turns a stream of ``TableReading``s into table events (see the module docstring)."""
 
-    def __init__(self, stable_frames: int = 3, spit_window: float = 0.6,
+    def __init__(self, stable_frames: int = 2, spit_window: float = 0.6,
                  deal_settle: float = 0.6, hand_timeout: float = 2.0) -> None:
         self.stable_frames = stable_frames
         self.spit_window = spit_window
@@ -173,6 +173,8 @@ class Tracker:
             else:
                 zone.candidate, zone.run = value, 1
             needed = self.stable_frames * (3 if value == ("face_up", None) else 1)
+            if self._phase == "playing" and not self._expected(name, zone.accepted, value):
+                needed += 2  # a surprising reading must persist longer than a likely one
             if zone.run >= needed:
                 changes.append((name, zone.accepted, value))
                 zone.accepted, zone.candidate, zone.run = value, None, 0
@@ -216,6 +218,27 @@ class Tracker:
             self._r.pile_cards[pile] = list(table.piles[pile])
             top = table.top(pile)
             self._zones[pile] = _Zone(accepted=("face_up", top) if table.piles[pile] else ("empty", None))
+
+    def _expected(self, name: str, old: ZoneValue, new: ZoneValue) -> bool:
+        """Is this change what play usually brings (a known card moving, a reveal)?"""
+        state, card = new
+        if state != "face_up" or card is None:
+            return True
+        if name in PILES:
+            if self.spit_expected:
+                return True
+            where = self._where(card)[0]
+            return where in ("column", "hand")
+        if name in COLUMN_ZONES:
+            if old[0] == "face_down":
+                return True  # a reveal
+            seat, column = _seat_column(name)
+            where, owner, place = self._where(card)
+            if where == "pile":
+                return self._r.played_from.get(card) == (seat, column)  # taken back
+            # A card of this player moving into an empty column (moves go nowhere else).
+            return where in ("hand", "column") and owner == seat and old[0] == "empty"
+        return True
 
     def flush(self, t: float) -> list[Tracked]:
         """At the end of a recording: report what is still pending."""
@@ -345,7 +368,7 @@ class Tracker:
         pile = self._where_pile(card)
         if pile is not None:
             cards = self._r.pile_cards[pile]
-            if cards and cards[-1] == card:
+            if cards and cards[-1] == card and self._r.played_from.get(card) == (seat, column):
                 cards.pop()
                 self._r.played_from.pop(card, None)
                 out.append(Takeback(t, self.round, seat, card, pile))

@@ -1,0 +1,131 @@
+"""End-to-end evaluation of the referee: render games, replay them, compare with the truth.
+
+    .venv/bin/python benchmarks/eval_referee.py --games 6              # video, reserved decks
+    .venv/bin/python benchmarks/eval_referee.py --synthetic --games 50  # readings, no video
+
+Video mode renders each simulated game with a reserved deck family (never used for
+training), hands and noise (``tablecam render``), referees the video through the
+whole pipeline exactly as ``tablecam replay`` does (card reader included, presses from
+the truth's button lines), and scores the events against the render truth.
+Synthetic mode skips video: it feeds the tracker readings made from the simulator's
+events with hands, misreads, blur and dropped frames, to measure the tracker and
+referee logic over many more games.  Prints one JSON object of figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tablecam.events import AnyEvent, Button, read_events
+from tablecam.inputs import ButtonPress
+from tablecam.referee import Referee
+from tablecam.referee.scoring import Score, score_game
+from tablecam.tracking import Tracker, Unsure
+from tablecam.tracking.synthetic import Noise, synthetic_readings
+
+RESERVED_DECKS = ("kde-svg-dondorf", "kde-svg-tigullio-international", "gnome-anglo_poker")
+
+
+def presses_of(events: list[AnyEvent]) -> list[ButtonPress]:
+    return [ButtonPress(e.t, e.button, e.player) for e in events if isinstance(e, Button)]
+
+
+def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEvent], int]:
+    from tablecam.sim import simulate_game
+
+    truth = list(simulate_game(seed).events)
+    presses = presses_of(truth)
+    tracker, referee = Tracker(), Referee()
+    ours: list[AnyEvent] = []
+    frames = 0
+    k = 0
+    for reading in synthetic_readings(truth, noise=noise, seed=seed):
+        frames += 1
+        while k < len(presses) and presses[k].t <= reading.t:
+            ours += [c.event for c in referee.press(presses[k]) if c.event is not None]
+            k += 1
+        tracker.expected_columns = referee.expected_columns()
+        tracker.spit_expected = referee.expects_spit
+        for item in tracker.update(reading):
+            if not isinstance(item, Unsure):
+                ours += [c.event for c in referee.observe(item) if c.event is not None]
+        ours += [c.event for c in referee.tick(reading.t, tracker.busy) if c.event is not None]
+    return truth, ours, frames
+
+
+def video_game(seed: int, deck: str, workdir: Path, model: Path | None) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+    from tablecam.app import run_pipeline
+    from tablecam.capture import open_source
+    from tablecam.reading.classifier import CardClassifier
+    from tablecam.reading.table_reader import TableReader
+
+    video = workdir / f"game-{seed}-{deck}.mp4"
+    truth_path = workdir / f"game-{seed}-{deck}.jsonl"
+    command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--deck", deck,
+               "--out", str(video), "--truth", str(truth_path)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    truth = read_events(truth_path)
+    reader = TableReader(CardClassifier(model))
+    start = time.process_time()
+    result = run_pipeline(open_source(str(video)), reader, Referee(), presses=presses_of(truth))
+    cpu = time.process_time() - start
+    figures = {"frames": float(result.frames), "video_s": result.input_seconds, "cpu_s": cpu,
+               "wall_s": result.wall_seconds}
+    return truth, result.events, figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
+    parser.add_argument("--misread", type=float, default=0.02)
+    parser.add_argument("--blur", type=float, default=0.02)
+    parser.add_argument("--drop", type=float, default=0.05)
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--keep", type=Path, default=None, help="keep rendered videos here")
+    args = parser.parse_args()
+    total = Score()
+    frames = 0
+    cpu = 0.0
+    video_s = 0.0
+    per_game = []
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = args.keep or Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for i in range(args.games):
+            seed = args.first_seed + i
+            if args.synthetic:
+                truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop))
+                frames += n
+                label = "synthetic"
+            else:
+                deck = RESERVED_DECKS[i % len(RESERVED_DECKS)]
+                truth, ours, figures = video_game(seed, deck, workdir, args.model)
+                frames += int(figures["frames"])
+                cpu += figures["cpu_s"]
+                video_s += figures["video_s"]
+                label = deck
+            score = score_game(truth, ours)
+            total.add(score)
+            per_game.append({"seed": seed, "input": label, **score.summary()})
+            print(json.dumps(per_game[-1]), file=sys.stderr, flush=True)
+    figures_out: dict[str, object] = {"mode": "synthetic" if args.synthetic else "video",
+                                      "games": args.games, "frames": frames, **total.summary()}
+    if not args.synthetic:
+        figures_out["pipeline_fps_per_core"] = frames / cpu if cpu else 0.0
+        figures_out["video_seconds"] = video_s
+    figures_out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(figures_out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
