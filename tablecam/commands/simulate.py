@@ -22,6 +22,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         default="winner_chooses", help="how the centre piles are taken at a round's end")
     parser.add_argument("--hands", type=int, choices=(1, 2), default=1,
                         help="hands each player may use at once (default 1)")
+    parser.add_argument("--mistakes", type=float, default=0.0, metavar="RATE",
+                        help="chance (0 to 0.5) that a player's choice is a misjudged card or, "
+                             "when stuck, a wrong spit press (default 0)")
     parser.add_argument("--stuck-rule", choices=("fewer_cards_wins", "last_play_wins"),
                         default="fewer_cards_wins",
                         help="who wins a round stuck with no spit cards left")
@@ -29,9 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import time
+    from dataclasses import replace
 
     from tablecam.errors import TablecamError
-    from tablecam.events import Seat, event_to_json
+    from tablecam.events import SEATS, Seat, event_to_json
     from tablecam.rules import Settings
     from tablecam.sim import PlayerProfile, profile_named, simulate_game
     from tablecam.sim.summary import format_game, format_totals
@@ -43,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
         speeds *= 2
     if len(speeds) != 2:
         raise TablecamError(f"--players takes two speeds like 'fast,slow', not {args.players!r}")
-    players: dict[Seat, PlayerProfile] = {"A": profile_named(speeds[0]), "B": profile_named(speeds[1])}
+    if not 0.0 <= args.mistakes <= 0.5:
+        raise TablecamError(f"--mistakes is a chance between 0 and 0.5, not {args.mistakes:g}")
+    players: dict[Seat, PlayerProfile] = {
+        seat: replace(profile_named(speed), mistakes=args.mistakes)
+        for seat, speed in zip(SEATS, speeds, strict=True)}
     settings = Settings(pile_taking=args.pile_taking, hands=args.hands, stuck_rule=args.stuck_rule)
     show_progress = not args.json and args.games > 1 and sys.stderr.isatty()
     games = []

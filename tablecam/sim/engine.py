@@ -25,6 +25,7 @@ from typing import Final, Literal, TypeAlias
 
 from tablecam.cards import FULL_DECK, Card
 from tablecam.events import (
+    PILES,
     SEATS,
     AnyEvent,
     Button,
@@ -152,6 +153,7 @@ class _Simulation:
         self.now = 0.0
         self.stall_due = False
         self.round_stalls = 0
+        self.pressed_wrongly: set[Seat] = set()
 
     # -- plumbing
     def at(self, t: float, action: Callable[[], None]) -> None:
@@ -205,6 +207,7 @@ class _Simulation:
             self.motions.append(Motion(seat, "spit", self.now - 0.35, self.now, self.now + 0.3,
                                        index, cards[pile], None, pile))
         self.stall_due = False
+        self.pressed_wrongly = set()
 
     def react(self) -> None:
         """After a change: free hands choose their next card; a stall is called when due."""
@@ -359,6 +362,13 @@ class _Simulation:
             return
         plays = [p for p in game.legal_plays(seat) if p.column not in busy]
         start = self.now + self.draw(seat, profile.reaction)
+        if profile.mistakes and self.rng.random() < profile.mistakes:
+            misjudged = self.near_miss(seat, busy)
+            if misjudged is not None:
+                column, card, pile = misjudged
+                touch = start + self.draw(seat, profile.movement)
+                self.start(seat, hand, _Action("play", column, start, touch, card, pile=pile))
+                return
         if plays:
             rng = self.rng
             best = max(plays, key=lambda p: (p.exposes, game.column(seat, p.column).down, rng.random()))
@@ -372,6 +382,28 @@ class _Simulation:
             touch = start + self.draw(seat, profile.movement)
             self.start(seat, hand, _Action("move", best_move.from_column, start, touch, best_move.card,
                                            to_column=best_move.to_column))
+            return
+        if (profile.mistakes and seat not in self.pressed_wrongly and not game.is_stalled()
+                and self.rng.random() < profile.mistakes):
+            self.pressed_wrongly.add(seat)
+            self.at(start + self.draw(seat, profile.reaction * 1.5), lambda: self.press_wrongly(seat))
+
+    def near_miss(self, seat: Seat, busy: set[int]) -> tuple[int, Card, Pile] | None:
+        """A face-up card two ranks off a pile's top: the card a hurried player mistakes."""
+        for number, column in enumerate(self.game.columns(seat), start=1):
+            card = column.up
+            if number in busy or not column.face_up or card is None:
+                continue
+            for pile in PILES:
+                top = self.game.pile_top(pile)
+                if top is not None and (card.rank.value - top.rank.value) % 13 in (2, 11):
+                    return number, card, pile
+        return None
+
+    def press_wrongly(self, seat: Seat) -> None:
+        """A spit press while play is still open (the referee should say what is open)."""
+        if self.game.phase == PLAYING and not self.game.is_stalled():
+            self.press_spit(seat)
 
     def start(self, seat: Seat, hand: _Hand, action: _Action) -> None:
         hand.action = action

@@ -23,6 +23,9 @@ class PlayerProfile:
     - ``movement``: carrying a card to a pile or column.
     - ``reveal``: turning a face-down card up.
     - ``spread``: the log-normal sigma of every draw (0.3 = times vary by about 30 %).
+    - ``mistakes``: the chance that a choice is a misjudged card (two ranks off a pile's
+      top, refused as ``illegal`` and taken back), and, once between two spits, that a
+      player with nothing to play presses the spit button while the other can still play.
     """
 
     name: str
@@ -30,6 +33,11 @@ class PlayerProfile:
     movement: float
     reveal: float
     spread: float = 0.3
+    mistakes: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.mistakes <= 0.5:
+            raise TablecamError(f"a mistake rate is between 0 and 0.5, not {self.mistakes!r}")
 
     def draw(self, rng: random.Random, median: float, spread: float | None = None) -> float:
         """One log-normal time around ``median``."""

@@ -45,12 +45,16 @@ def test_many_games_are_seeded_in_turn_and_totalled(capsys: pytest.CaptureFixtur
     assert again.splitlines()[:-1] == out.splitlines()[:-1]  # the speed figure may differ
     code, out, _ = run(capsys, "--games", "2", "--json")
     assert out.count('"type": "game_end"') == 2
+    code, out, _ = run(capsys, "--seed", "3", "--json", "--mistakes", "0.05")
+    assert '"type": "illegal"' in out
+    assert replay_lines(out.splitlines()).phase == GAME_OVER
 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--players", "quick,slow"], "no player speed 'quick'"),
     (["--players", "fast,slow,average"], "two speeds"),
     (["--games", "0"], "--games must be at least 1"),
+    (["--mistakes", "2"], "--mistakes is a chance between 0 and 0.5, not 2"),
 ])
 def test_bad_options_are_one_clear_sentence(capsys: pytest.CaptureFixture[str], args: list[str],
                                             message: str) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import statistics
+from dataclasses import replace
 
 import pytest
 
+from tablecam.errors import TablecamError
 from tablecam.events import (
     Button,
     Deal,
+    Illegal,
     Move,
     Play,
     Reveal,
@@ -175,3 +178,27 @@ def test_variants_play_whole_games(rules: Settings) -> None:
         slaps = [e for e in simulate_game(1, rules).events
                  if isinstance(e, Button) and e.button == "slap"]
         assert {e.player for e in slaps} == {"A", "B"}
+
+
+def test_players_who_make_mistakes_are_refused_and_the_game_goes_on() -> None:
+    careless = replace(AVERAGE, mistakes=0.05)
+    illegal = wrong_presses = 0
+    for seed in range(4):
+        game = simulate_game(seed, players={"A": careless, "B": careless})
+        state = Game(game.settings)
+        for event in game.events:
+            if isinstance(event, Illegal):
+                illegal += 1
+                top = state.pile_top(event.pile) if event.pile else None
+                assert event.card is not None and top is not None and not event.card.fits_on(top)
+                assert event.reason == (f"{event.card.code} is not one rank from the top card "
+                                        f"{top.code} of the {event.pile} pile")
+            if isinstance(event, Button) and event.button == "spit" and not state.is_stalled():
+                wrong_presses += 1
+                assert state.open_option() is not None or any(
+                    state.pending_reveals(seat) for seat in ("A", "B"))
+            state.apply(event)
+        assert game.events[-1].type == "game_end"
+    assert illegal > 0 and wrong_presses > 0
+    with pytest.raises(TablecamError, match="between 0 and 0.5"):
+        replace(AVERAGE, mistakes=0.9)
