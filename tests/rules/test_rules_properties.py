@@ -8,6 +8,7 @@ that the core is exercised by something that does not share the simulator's habi
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -78,10 +79,13 @@ def known_hands_replay(events: list[AnyEvent], hands: list[dict[str, tuple[Card,
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), rules=variants, speed_a=speeds, speed_b=speeds)
+@given(seed=st.integers(0, 2**32 - 1), rules=variants, speed_a=speeds, speed_b=speeds,
+       mistakes=st.sampled_from([0.0, 0.0, 0.05]))
 def test_simulated_games_are_legal_end_and_replay_to_the_same_state(
-        seed: int, rules: Settings, speed_a: str, speed_b: str) -> None:
-    game = simulate_game(seed, rules, {"A": PROFILES[speed_a], "B": PROFILES[speed_b]})
+        seed: int, rules: Settings, speed_a: str, speed_b: str, mistakes: float) -> None:
+    players = {"A": replace(PROFILES[speed_a], mistakes=mistakes),
+               "B": replace(PROFILES[speed_b], mistakes=mistakes)}
+    game = simulate_game(seed, rules, players)
     events = game.events
     assert isinstance(events[-1], GameEnd) and events[-1].winner == game.winner
     assert all(a.t <= b.t for a, b in zip(events, events[1:], strict=False))
