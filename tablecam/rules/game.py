@@ -227,7 +227,6 @@ class Game:
         self.slaps: list[Seat] = []
         self.taken_by: dict[Pile, Seat] = {}
         self.stalls = 0
-        self._stuck_end = False
         self._known: dict[Card, str] = {}
         self._covered: dict[Pile, tuple[float, Seat | None]] = {}
         self._round_ended_at: float | None = None
@@ -505,7 +504,7 @@ class Game:
     def copy(self) -> Game:
         game = Game(self.settings)
         for name in ("round", "phase", "t", "round_winner", "previous_round_winner", "outcome",
-                     "one_pile", "lone_pile", "last_to_pile", "stalls", "_stuck_end"):
+                     "one_pile", "lone_pile", "last_to_pile", "stalls", "_round_ended_at"):
             setattr(game, name, getattr(self, name))
         game._sides = {seat: side.copy() for seat, side in self._sides.items()}
         game._piles = {pile: list(cards) for pile, cards in self._piles.items()}
@@ -513,7 +512,6 @@ class Game:
         game.taken_by = dict(self.taken_by)
         game._known = dict(self._known)
         game._covered = dict(self._covered)
-        game._round_ended_at = self._round_ended_at
         return game
 
     def __repr__(self) -> str:
@@ -649,7 +647,7 @@ class Game:
         if set(e.players) != set(SEATS):
             raise RulesError("a deal needs tableaux for both A and B")
         if self.round == 0:
-            counts = {seat: layout_for_view(e.players[seat]) for seat in SEATS}
+            counts = {seat: cards_in_view(e.players[seat]) for seat in SEATS}
             if sum(counts.values()) != 52:
                 raise RulesError(f"the deal holds {sum(counts.values())} cards, not 52")
             if e.round == 1 and counts != {"A": FIRST_ROUND_CARDS, "B": FIRST_ROUND_CARDS}:
@@ -701,7 +699,6 @@ class Game:
         self.slaps = []
         self.taken_by = {}
         self.stalls = 0
-        self._stuck_end = False
         self._covered = {}
         self._round_ended_at = None
 
@@ -850,7 +847,6 @@ class Game:
                 raise RulesError(f"play is stuck with no spit cards, and under the "
                                  f"{self.settings.stuck_rule} rule {winner} wins the round, not {e.winner}")
             self.round_winner = winner
-            self._stuck_end = True
             self._round_ended_at = e.t
         else:
             self._need_phase(ROUND_OVER)
@@ -935,7 +931,7 @@ class Game:
             self.slaps.append(e.player)
 
 
-def layout_for_view(view: TableauView) -> int:
+def cards_in_view(view: TableauView) -> int:
     """The number of cards a dealt tableau view holds."""
     return view.columns * (view.columns + 1) // 2 + view.spit
 

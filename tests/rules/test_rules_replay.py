@@ -127,6 +127,8 @@ def mutated(change: str) -> list[dict[str, Any]]:
         rows[find(rows, type="move", card="4D")]["to"] = 2
     elif change == "lone spitter switches pile":
         rows[find(rows, type="spit", cards={"right": "10S"})]["cards"] = {"left": "10S"}
+    elif change == "card the other player gathered":
+        rows[find(rows, type="deal", round=2)]["players"]["B"]["up"][0] = "4H"
     elif change == "wrong round winner":
         rows[find(rows, type="round_end")]["winner"] = "A"
     return rows
@@ -152,6 +154,7 @@ def mutated(change: str) -> list[dict[str, Any]]:
     ("move onto a full column", "(move of 4D by B from column 5 to 2", "column 2 is not empty"),
     ("lone spitter switches pile", "(spit of 10S onto left", "spits alone onto the right pile"),
     ("wrong round winner", "(round_end won by A", "B emptied their tableau first, not A"),
+    ("card the other player gathered", "(deal of round 2 at t=51.735)", "4H is among A's cards, not B's"),
 ])
 def test_impossible_logs_are_rejected_naming_the_event_and_why(change: str, where: str, why: str) -> None:
     with pytest.raises(EventLogError) as caught:
@@ -244,3 +247,14 @@ def test_events_built_in_code_with_bad_fields_are_refused() -> None:
                   Play(5.0, 1, "B", Card.parse("3S"), "left", 0)):
         with pytest.raises(RulesError):
             game.apply(event)
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    events = read_events(GOLDEN)
+    game = replay(events[:40])
+    before = game.snapshot()
+    branch = game.copy()
+    for event in events[40:]:
+        branch.apply(event)
+    assert game.snapshot() == before
+    assert branch.snapshot() == replay(events).snapshot()
