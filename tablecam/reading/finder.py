@@ -367,6 +367,40 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
     return result
 
 
+def _drop_table_patches(work: npt.NDArray[np.uint8], kept: list[_Candidate]) -> list[_Candidate]:
+    """Drop outlines that are a patch of a coloured or dark table ringed by cards.
+
+    Only where the table itself is clearly not card-white (a white table and a card
+    look alike, and the classifier's ``none`` is the judge there).
+    """
+    if not kept:
+        return kept
+    small = work[::4, ::4]
+    outside = np.ones(small.shape[:2], np.uint8)
+    for c in kept:
+        cv2.fillConvexPoly(outside, (c.quad / 4).astype(np.int32), 0)
+    if int(outside.sum()) < 100:
+        return kept
+    table = np.median(small[outside > 0].reshape(-1, 3), axis=0)
+    hsv = cv2.cvtColor(table.astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2HSV)[0, 0]
+    if int(hsv[2]) - int(hsv[1]) > 110:  # a light, unsaturated table
+        return kept
+    result = []
+    for c in kept:
+        x, y, w, h = cv2.boundingRect(c.quad.astype(np.int32))
+        x0, y0 = max(x, 0), max(y, 0)
+        patch = work[y0:y + h, x0:x + w]
+        inside = np.zeros(patch.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, (c.quad - [x0, y0]).astype(np.int32), 1)
+        pixels = patch[inside > 0].reshape(-1, 3).astype(np.float32)
+        if len(pixels) == 0:
+            continue
+        like_table = float((np.abs(pixels - table).max(axis=1) < 30).mean())
+        if like_table < 0.75:
+            result.append(c)
+    return result
+
+
 def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
     target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
@@ -418,7 +452,7 @@ def find_cards(
     candidates = [c for c in candidates if int(np.sum(
         (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
     )) < 2]
-    kept = _select(candidates)
+    kept = _drop_table_patches(work, _select(candidates))
 
     found: list[FoundCard] = []
     for i, cand in enumerate(kept):

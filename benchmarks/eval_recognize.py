@@ -1,0 +1,279 @@
+"""Evaluate card finding and reading (``tablecam recognize``) on labelled images.
+
+Prints, per data set: labelled cards, found %, found-and-read-correctly %, wrong-read %,
+missed % (not found, or found but left unread), and spurious reads (a card named where
+no labelled card lies).
+
+- ``poker_cards_fmjio/valid``: real phone photos, whole-card axis-aligned boxes, 52
+  classes.  The photos were squashed to 640x640; each is stretched back to 4:3 or 3:4,
+  whichever lets the finder see more card-shaped outlines (labels are not looked at),
+  and results are mapped back to the 640x640 frame.  A label is found when the box
+  around a found card's corners overlaps it with IoU >= 0.5.
+- ``edje_pinochle_ranks/test``: real photos, ranks 9 to A only (suits unlabelled):
+  a read is correct when its rank matches.
+- rendered stills of the reserved deck families (``tablecam.render.stills``): face-up
+  cards that show at least 90%, matched by the IoU of the outlines (>= 0.7).
+
+Data sets are read from ``$TABLECAM_DATASETS`` or ``../shared/datasets`` beside the
+repository; missing ones are skipped with a note.  Without a trained model only the
+finding figures are printed.
+
+    nice -n 10 .venv/bin/python benchmarks/eval_recognize.py [--stills 40] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from tablecam.cards import Card, Rank
+from tablecam.errors import TablecamError
+from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.reading.recognize import RecognizedCard, recognize
+from tablecam.reading.table_reader import CardReader
+
+REPO = Path(__file__).resolve().parents[1]
+FMJIO_CLASSES = [f"{r}{s}" for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A", "J",
+                                     "K", "Q") for s in "CDHS"]
+EDJE_RANKS = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN,
+              "king": Rank.KING, "ace": Rank.ACE}
+
+
+def datasets_root() -> Path:
+    return Path(os.environ.get("TABLECAM_DATASETS", REPO.parent / "shared" / "datasets"))
+
+
+@dataclass
+class Tally:
+    """Counts for one data set."""
+
+    name: str
+    labels: int = 0
+    found: int = 0
+    correct: int = 0
+    wrong: int = 0
+    spurious: int = 0
+    images: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self, reading: bool) -> list[str]:
+        n = max(self.labels, 1)
+        out = [f"{self.name}: {self.images} images, {self.labels} labelled cards, "
+               f"{1000 * self.seconds / max(self.images, 1):.0f} ms/image",
+               f"  found                      {100 * self.found / n:6.2f} %"]
+        if reading:
+            missed = self.labels - self.correct - self.wrong
+            out += [f"  found and read correctly   {100 * self.correct / n:6.2f} %",
+                    f"  wrong read                 {100 * self.wrong / n:6.2f} %",
+                    f"  missed or unread           {100 * missed / n:6.2f} %",
+                    f"  spurious reads             {self.spurious:6d}"]
+        return out + [f"  note: {x}" for x in self.notes]
+
+
+class _Finder:
+    """Stands in for the classifier when no model exists: every outline is an unread face."""
+
+    def read(self, cards: Sequence[npt.NDArray[np.uint8]]) -> list[object]:
+        from tablecam.reading.classifier import CardRead
+
+        return [CardRead(None, 0.0, "face") for _ in cards]
+
+
+def _box(corners: npt.NDArray[np.float32]) -> tuple[float, float, float, float]:
+    return (float(corners[:, 0].min()), float(corners[:, 1].min()),
+            float(corners[:, 0].max()), float(corners[:, 1].max()))
+
+
+def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _quad_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    inter, _ = cv2.intersectConvexConvex(a.reshape(-1, 1, 2).astype(np.float32),
+                                         b.reshape(-1, 1, 2).astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
+           cards: list[RecognizedCard], overlap: Callable[[object, RecognizedCard], float],
+           threshold: float, same: Callable[[str | Rank | None, Card], bool]) -> None:
+    """Greedy one-to-one matching by overlap, best pairs first."""
+    pairs = sorted(((overlap(shape, card), i, j) for i, (shape, _) in enumerate(labels)
+                    for j, card in enumerate(cards)), reverse=True)
+    used_l: set[int] = set()
+    used_c: set[int] = set()
+    for value, i, j in pairs:
+        if value < threshold or i in used_l or j in used_c:
+            continue
+        used_l.add(i)
+        used_c.add(j)
+        tally.found += 1
+        got = cards[j].card
+        if got is not None:
+            if same(labels[i][1], got):
+                tally.correct += 1
+            else:
+                tally.wrong += 1
+    tally.labels += len(labels)
+    tally.spurious += sum(1 for j, c in enumerate(cards) if j not in used_c and c.card is not None)
+
+
+def _unsquash(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], tuple[float, float]]:
+    """Stretch a 640x640 photo back to 4:3 or 3:4, whichever shows more card outlines."""
+    h, w = image.shape[:2]
+    best: tuple[tuple[int, float], npt.NDArray[np.uint8], tuple[float, float]] | None = None
+    for sx, sy in ((4 / 3, 1.0), (1.0, 4 / 3)):
+        stretched = np.asarray(cv2.resize(image, (round(w * sx), round(h * sy))), np.uint8)
+        found: list[FoundCard] = find_cards(stretched)
+        key = (len(found), sum(f.score for f in found))
+        if best is None or key > best[0]:
+            best = (key, stretched, (sx, sy))
+    assert best is not None
+    return best[1], best[2]
+
+
+def _images(folder: Path) -> Iterator[Path]:
+    yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+
+
+def eval_fmjio(reader: CardReader, limit: int | None) -> Tally:
+    tally = Tally("poker_cards_fmjio/valid (real photos)")
+    root = datasets_root() / "poker_cards_fmjio" / "valid"
+    if not root.is_dir():
+        tally.notes.append(f"skipped: {root} is missing")
+        return tally
+    for path in list(_images(root / "images"))[:limit]:
+        loaded = cv2.imread(str(path))
+        if loaded is None:
+            continue
+        image = np.asarray(loaded, np.uint8)
+        h, w = image.shape[:2]
+        labels: list[tuple[object, str | Rank | None]] = []
+        label_file = root / "labels" / (path.stem + ".txt")
+        for line in label_file.read_text().split("\n"):
+            if line.strip():
+                c, x, y, bw, bh = (float(v) for v in line.split())
+                box = ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)
+                labels.append((box, FMJIO_CLASSES[int(c)]))
+        start = time.perf_counter()
+        stretched, (sx, sy) = _unsquash(image)
+        result = recognize(stretched, reader)
+        tally.seconds += time.perf_counter() - start
+        tally.images += 1
+        back = np.array([sx, sy], np.float32)
+        cards = [RecognizedCard(c.card, c.confidence, c.corners / back, c.covered)
+                 for c in result.cards]
+        _score(tally, labels, cards, lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+               0.5, lambda label, card: card.code == label)
+    return tally
+
+
+def eval_edje(reader: CardReader, limit: int | None) -> Tally:
+    tally = Tally("edje_pinochle_ranks/test (real photos, rank only)")
+    root = datasets_root() / "edje_pinochle_ranks" / "test"
+    if not root.is_dir():
+        tally.notes.append(f"skipped: {root} is missing")
+        return tally
+    for path in list(_images(root))[:limit]:
+        xml = path.with_suffix(".xml")
+        loaded = cv2.imread(str(path))
+        if loaded is None or not xml.exists():
+            continue
+        image = np.asarray(loaded, np.uint8)
+        labels: list[tuple[object, str | Rank | None]] = []
+        for obj in ET.parse(xml).getroot().iter("object"):
+            name = (obj.findtext("name") or "").strip().lower()
+            bb = obj.find("bndbox")
+            if name not in EDJE_RANKS or bb is None:
+                continue
+            box = tuple(float(bb.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels.append((box, EDJE_RANKS[name]))
+        start = time.perf_counter()
+        result = recognize(image, reader)
+        tally.seconds += time.perf_counter() - start
+        tally.images += 1
+        _score(tally, labels, result.cards, lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+               0.5, lambda label, card: card.rank == label)
+    return tally
+
+
+def eval_stills(reader: CardReader, count: int) -> Tally:
+    tally = Tally(f"rendered stills, reserved decks ({count} stills)")
+    try:
+        from tablecam.render.decks import list_decks
+        from tablecam.render.stills import render_still
+    except ImportError as exc:
+        tally.notes.append(f"skipped: the renderer is not available ({exc})")
+        return tally
+    decks = [d for d in list_decks(include_reserved=True) if d.reserved]
+    if not decks:
+        tally.notes.append("skipped: no reserved deck art is installed")
+        return tally
+    for n in range(count):
+        try:
+            image, card_labels = render_still(900_000 + n, decks=decks)
+        except TablecamError as exc:
+            tally.notes.append(f"still {n} not rendered: {exc}")
+            continue
+        labels: list[tuple[object, str | Rank | None]] = [
+            (np.array(lab.corners, np.float32), lab.card.code)
+            for lab in card_labels if lab.face_up and lab.card is not None and lab.visible >= 0.9]
+        start = time.perf_counter()
+        result = recognize(image, reader)
+        tally.seconds += time.perf_counter() - start
+        tally.images += 1
+        _score(tally, labels, result.cards, lambda quad, c: _quad_iou(quad, c.corners),  # type: ignore[arg-type]
+               0.7, lambda label, card: card.code == label)
+    return tally
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, default=None, help="card-reading model")
+    parser.add_argument("--stills", type=int, default=40, help="reserved-deck stills to render")
+    parser.add_argument("--quick", action="store_true", help="a few images of each set")
+    parser.add_argument("--only", choices=("fmjio", "edje", "stills"), action="append",
+                        help="evaluate only these sets")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    reading = True
+    reader: CardReader
+    try:
+        from tablecam.reading.classifier import CardClassifier
+
+        reader = CardClassifier(args.model)
+    except TablecamError as exc:
+        print(f"note: {exc}; printing finding figures only", file=sys.stderr)
+        reader = _Finder()  # type: ignore[assignment]
+        reading = False
+    limit = 8 if args.quick else None
+    sets = args.only or ["fmjio", "edje", "stills"]
+    for name in sets:
+        if name == "fmjio":
+            tally = eval_fmjio(reader, limit)
+        elif name == "edje":
+            tally = eval_edje(reader, limit)
+        else:
+            tally = eval_stills(reader, 4 if args.quick else args.stills)
+        print("\n".join(tally.lines(reading)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
