@@ -42,11 +42,9 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee.table import TableModel, columns_for
+from tablecam.rules.settings import Settings
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
-
-# Each player spits onto the centre pile on their own right, as the camera sees it.
-OWN_RIGHT_PILE: dict[Seat, Pile] = {"A": "right", "B": "left"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +53,22 @@ class RefereeRules:
 
     take: Literal["winner_chooses", "slap_race"] = "winner_chooses"
     one_hand: bool = True
+    stuck_rule: Literal["fewer_cards_wins", "last_play_wins"] = "fewer_cards_wins"
+    pad_claims: Literal["smaller", "spit_side"] = "smaller"
+    spit_pile_a: Pile = "right"
+    spit_pile_b: Pile = "left"
+    round_limit: int | None = None
     first_round_cards: int = 26
     slap_tie_window: float = 0.005
     two_cards_window: float = 0.2
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RefereeRules:
+        """The referee's rules for the rules core's variant ``Settings`` (the config's ``rules``)."""
+        return cls(take=settings.pile_taking, one_hand=settings.hands == 1,
+                   stuck_rule=settings.stuck_rule, pad_claims=settings.pad_claims,
+                   spit_pile_a=settings.spit_pile_a, spit_pile_b=settings.spit_pile_b,
+                   round_limit=settings.round_limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +99,15 @@ class Referee:
         self.counts: dict[Seat, int] = {s: self.rules.first_round_cards for s in SEATS}
         self.table = TableModel()
         self.round_winner: Seat | None = None
-        self.spit_pile: dict[Seat, Pile] = dict(OWN_RIGHT_PILE)
+        self.spit_pile: dict[Seat, Pile] = self._own_piles()
         self._pending_slaps: list[ButtonPress] = []
         self._played_from: dict[Card, tuple[Seat, int]] = {}
         self._last_play: dict[Seat, float] = {}
         self._last_to_centre: Seat | None = None
         self._busy = False
+
+    def _own_piles(self) -> dict[Seat, Pile]:
+        return {"A": self.rules.spit_pile_a, "B": self.rules.spit_pile_b}
 
     # ------------------------------------------------------------------ table events
     def observe(self, event: AnyEvent) -> list[Call]:
@@ -134,7 +148,7 @@ class Referee:
         self._played_from.clear()
         self._last_play.clear()
         self._last_to_centre = None
-        self.spit_pile = dict(OWN_RIGHT_PILE)
+        self.spit_pile = self._own_piles()
         up: dict[Seat, tuple[Card | None, ...]] = {}
         for seat in SEATS:
             view = event.players[seat]
@@ -244,7 +258,11 @@ class Referee:
             return [Call(t, Stall(t, self.round), "Spit!")]
         # Nobody can spit and nobody can move: fewer tableau cards wins (default variant).
         a, b = (self.table.sides[s].tableau_cards for s in SEATS)
-        winner: Seat = "A" if a < b else "B" if b < a else (self._last_to_centre or "A")
+        last: Seat = self._last_to_centre or "A"
+        if self.rules.stuck_rule == "last_play_wins":
+            winner: Seat = last
+        else:
+            winner = "A" if a < b else "B" if b < a else last
         stuck = Call(t, None, "Nobody can move and nobody has spit cards left.")
         return [stuck, *self._round_end(t, winner)]
 
@@ -330,9 +348,12 @@ class Referee:
         self._pending_slaps.clear()
         assert first.player is not None
         piles = self.table.piles
-        own = OWN_RIGHT_PILE[first.player]
-        smaller = own if len(piles[own]) <= len(piles[other_pile(own)]) else other_pile(own)
-        return self._settle(first.t, {first.player: smaller, other_seat(first.player): other_pile(smaller)})
+        own = self.spit_pile[first.player]
+        if self.rules.pad_claims == "spit_side":
+            claimed = own
+        else:
+            claimed = own if len(piles[own]) <= len(piles[other_pile(own)]) else other_pile(own)
+        return self._settle(first.t, {first.player: claimed, other_seat(first.player): other_pile(claimed)})
 
     def _settle(self, t: float, takes: dict[Seat, Pile]) -> list[Call]:
         """Players take piles; announce the takes and each player's count for the next round."""
@@ -355,6 +376,15 @@ class Referee:
                 self.phase = "game_over"
                 calls.append(Call(t, GameEnd(t, self.round, seat),
                                   f"{_sentence(_name(seat))} has no cards left and wins the game."))
+                return calls
+        limit = self.rules.round_limit
+        if limit is not None and self.round >= limit:
+            a, b = counts["A"], counts["B"]
+            winner: Seat = "A" if a < b else "B" if b < a else (self.round_winner or "A")
+            self.phase = "game_over"
+            calls.append(Call(t, GameEnd(t, self.round, winner),
+                              f"That was the last of {limit} rounds: {_name(winner)} holds fewer "
+                              "cards and wins the game."))
         return calls
 
     # ------------------------------------------------------------------ state

@@ -40,7 +40,7 @@ class Score:
     illegal_calls: int = 0
 
     def add(self, other: Score) -> None:
-        for name in self.__slots__:  # type: ignore[attr-defined]
+        for name in self.__slots__:
             mine = getattr(self, name)
             if isinstance(mine, list):
                 mine.extend(getattr(other, name))

@@ -177,7 +177,10 @@ class Tracker:
                 needed += 2  # a surprising reading must persist longer than a likely one
             if zone.run >= needed:
                 changes.append((name, zone.accepted, value))
-                zone.accepted, zone.candidate, zone.run = value, None, 0
+        # Accept after judging every zone, so each judgement saw the table as it was.
+        for name, _old, value in changes:
+            zone = self._zones[name]
+            zone.accepted, zone.candidate, zone.run = value, None, 0
         self._busy = busy
         out: list[Tracked] = []
         if changes:
@@ -234,6 +237,8 @@ class Tracker:
                 return True  # a reveal
             seat, column = _seat_column(name)
             where, owner, place = self._where(card)
+            if where == "unknown" and self._r.down.get((seat, column), 0) > 0:
+                return True  # the top left and the card under it was turned, both under a hand
             if where == "pile":
                 return self._r.played_from.get(card) == (seat, column)  # taken back
             # A card of this player moving into an empty column (moves go nowhere else).

@@ -145,9 +145,9 @@ def test_two_cards_hidden_under_a_hand_are_rebuilt_in_order() -> None:
     """A hand hid pile and column while 9D went on 8H, 10C was turned up and played on it."""
     tracker = started()
     frames = [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(20)]
-    frames += [(2.0 + i / 30, dict(BASE, A2="down", left="10C")) for i in range(4)]
+    frames += [(2.0 + i / 30, dict(BASE, A2="down", left="10C")) for i in range(6)]
     out = run(tracker, frames)
-    t = 2.0 + 2 / 30
+    t = 2.0 + 4 / 30  # a never-seen card on a pile must persist two frames longer
     assert out == [Play(t, 1, "A", c("9D"), "left", 2), Reveal(t, 1, "A", 2, c("10C")),
                    Play(t, 1, "A", c("10C"), "left", 2)]
 
@@ -176,7 +176,7 @@ def test_a_card_from_nowhere_is_reported_not_invented() -> None:
     tracker = started()
     frames = [(1.0 + i / 30, dict(BASE, B2="QS", A1="7C", A2="9D", B1="KH")) for i in range(2)]
     frames += [(2.0 + i / 30, dict(BASE, A1="empty")) for i in range(4)]
-    frames += [(3.0 + i / 30, dict(BASE, A1="4D")) for i in range(4)]
+    frames += [(3.0 + i / 30, dict(BASE, A1="4D")) for i in range(6)]
     out = run(tracker, frames)
     notes = [e for e in out if isinstance(e, Unsure)]
     assert notes and "4D" in notes[0].text
