@@ -27,11 +27,12 @@ from tablecam.rules.game import (
     PlayOption,
     layout_for,
 )
-from tablecam.rules.replay import describe_event, replay, replay_file, replay_lines
+from tablecam.rules.replay import describe_event, replay, replay_file, replay_lines, split_games
 from tablecam.rules.settings import Settings
 
 __all__ = [
     "GAME_END_DUE", "GAME_OVER", "PLAYING", "ROUND_OVER", "SUMMARY", "TAKING", "WAITING_DEAL",
     "WAITING_SPIT", "ColumnView", "Game", "Layout", "MoveOption", "Outcome", "PlayOption",
     "Settings", "describe_event", "layout_for", "replay", "replay_file", "replay_lines",
+    "split_games",
 ]

@@ -59,6 +59,16 @@ def describe_event(event: Event) -> str:
     return f"{what} at t={event.t:g}"
 
 
+def split_games(events: Iterable[Event]) -> list[list[Event]]:
+    """Cut a stream of several games (``simulate --games N --json``) at each round-1 deal."""
+    games: list[list[Event]] = []
+    for event in events:
+        if not games or (isinstance(event, Deal) and event.round == 1 and games[-1]):
+            games.append([])
+        games[-1].append(event)
+    return games
+
+
 def replay(events: Iterable[Event], settings: Settings | None = None,
            *, check_accounting: bool = True) -> Game:
     """Apply every event to a new game and return it; raise EventLogError at the first impossible one."""

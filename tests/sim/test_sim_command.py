@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tablecam.cli import main
-from tablecam.rules import GAME_OVER, replay_lines
+from tablecam.events import parse_event_lines
+from tablecam.rules import GAME_OVER, replay, replay_lines, split_games
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -44,7 +45,8 @@ def test_many_games_are_seeded_in_turn_and_totalled(capsys: pytest.CaptureFixtur
     _, again, _ = run(capsys, "--games", "3", "--seed", "20", "--players", "fast,slow")
     assert again.splitlines()[:-1] == out.splitlines()[:-1]  # the speed figure may differ
     code, out, _ = run(capsys, "--games", "2", "--json")
-    assert out.count('"type": "game_end"') == 2
+    games = split_games(parse_event_lines(out.splitlines()))
+    assert [replay(events).phase for events in games] == [GAME_OVER, GAME_OVER]
     code, out, _ = run(capsys, "--seed", "3", "--json", "--mistakes", "0.05")
     assert '"type": "illegal"' in out
     assert replay_lines(out.splitlines()).phase == GAME_OVER
