@@ -12,6 +12,7 @@ apt_packages=(
   espeak-ng sox                             # speech, and measuring it in tests
   chromium chromium-driver                  # headless browser for the dashboard tests
   shellcheck systemd                        # checks of hardware/install.sh and the unit
+  ffmpeg                                    # H.264 for rendered table videos
   fonts-dejavu-core
 )
 missing=()
