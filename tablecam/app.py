@@ -94,6 +94,7 @@ def run_pipeline(
     *,
     announcer: Announcer | None = None,
     presses: queue.Queue[ButtonPress] | Iterable[ButtonPress] | None = None,
+    controls: queue.Queue[ButtonPress] | None = None,
     hub: Hub | None = None,
     log: GameLog | None = None,
     on_event: Callable[[AnyEvent], object] | None = None,
@@ -105,7 +106,8 @@ def run_pipeline(
     """Referee a game from ``source`` until it ends (or ``stop()`` says so).
 
     ``presses`` is a live ``queue.Queue`` of button presses, or presses in input time
-    (a replay's ``--inputs``), handed to the referee once the frames reach them.
+    (a replay's ``--inputs``), handed to the referee once the frames reach them;
+    ``controls`` is a second live queue (the dashboard's on-screen buttons).
     ``log`` records every event (and, given a fresh referee, resumes its unfinished
     game first); ``on_event`` is called with every event, ``on_call`` with every call.  ``pace`` > 0 plays a recording in real time at that speed.
     ``source`` and ``announcer`` are closed on the way out.
@@ -177,10 +179,10 @@ def run_pipeline(
             while next_press < len(scheduled) and scheduled[next_press].t <= t:
                 due.append(scheduled[next_press])
                 next_press += 1
-            if live_queue is not None:
-                while True:
+            for live in (live_queue, controls):
+                while live is not None:
                     try:
-                        due.append(live_queue.get_nowait())
+                        due.append(live.get_nowait())
                     except queue.Empty:
                         break
             for press in sorted(due):
