@@ -21,6 +21,7 @@ from tablecam.events import (
     RoundSummary,
     Seat,
     Spit,
+    Stall,
     TableauView,
     Take,
 )
@@ -215,3 +216,60 @@ def test_a_pad_slap_claims_the_smaller_pile_or_either_when_equal() -> None:
     game.apply(Play(5.0, 1, "A", c("7C"), "right", 1))
     assert game.claimed_piles("B") == ["left"]
     assert Game(Settings(pad_claims="spit_side")).claimed_piles("B") == ["left"]
+
+
+def test_a_lone_spitter_chooses_a_pile_once_and_keeps_to_it() -> None:
+    # Met at round 3: A holds 17 cards (2 spit), B 35 (20 spit); nothing fits a 2 or a 5.
+    game = Game()
+    game.apply(Deal(1.0, 3, {
+        "A": TableauView(5, 2, tuple(c(x) for x in ("7S", "7H", "7D", "7C", "8S"))),
+        "B": TableauView(5, 20, tuple(c(x) for x in ("8H", "8D", "8C", "9S", "9H")))}))
+    game.apply(Spit(2.0, 3, {"right": c("2C"), "left": c("2D")}))
+    assert game.is_stalled()
+    game.apply(Spit(3.0, 3, {"right": c("2H"), "left": c("2S")}))
+    assert game.spit_count("A") == 0 and game.spit_feeders() == {"left": "B"}
+    with pytest.raises(RulesError, match="only B has spit cards, so only one card is spat"):
+        game.apply(Spit(4.0, 3, {"right": c("5C"), "left": c("5D")}))
+    game.apply(Spit(4.0, 3, {"right": c("5C")}))        # B chooses A's side this time
+    assert game.spit_feeders() == {"right": "B"} and game.is_stalled()
+    with pytest.raises(RulesError, match="B spits alone onto the right pile, as chosen earlier"):
+        game.apply(Spit(5.0, 3, {"left": c("5H")}))
+    game.apply(Spit(5.0, 3, {"right": c("5H")}))
+    assert (game.pile_size("left"), game.pile_size("right")) == (2, 4)
+
+
+@pytest.mark.parametrize(("rule", "winner"), [("fewer_cards_wins", "A"), ("last_play_wins", "B")])
+def test_a_round_stuck_with_no_spit_cards_is_decided_by_the_stuck_rule(rule: str, winner: str) -> None:
+    # Met at round 3: A holds 15 cards (no spit: one centre pile), B 15 + 22 spit cards.
+    game = Game(Settings(stuck_rule=rule))  # type: ignore[arg-type]
+    game.apply(Deal(1.0, 3, {
+        "A": TableauView(5, 0, tuple(c(x) for x in ("7C", "7D", "7H", "7S", "10C"))),
+        "B": TableauView(5, 22, tuple(c(x) for x in ("9C", "9D", "9H", "9S", "10D")))}))
+    quiet = [card for card in FULL_DECK if card.rank.code in ("A", "2", "3", "4", "5", "Q", "K")]
+    spits = quiet[:4] + [c("6C")] + quiet[4:21]
+    t = 2.0
+    for number, card in enumerate(spits, start=1):
+        if number > 1:
+            game.apply(Stall(t, 3))
+        game.apply(Spit(t + 0.5, 3, {"left": card}))
+        t += 1.0
+        if card == c("6C"):
+            game.apply(Play(t, 3, "A", c("7C"), "left", 1))  # A puts a card down...
+            assert not game.is_stalled()                      # ...and may fill column 1
+            game.apply(Move(t + 0.2, 3, "A", c("7D"), 2, 1))
+            game.apply(Reveal(t + 0.4, 3, "A", 2, c("10H")))
+            t += 1.0
+    assert game.is_stalled() and game.spit_feeders() == {}
+    assert (game.tableau_count("A"), game.tableau_count("B"), game.last_to_pile) == (14, 15, "B")
+    game.apply(Stall(t, 3))
+    with pytest.raises(RulesError, match="nobody has spit cards left"):
+        game.apply(Spit(t + 0.5, 3, {"left": c("QC")}))
+    loser = "B" if winner == "A" else "A"
+    with pytest.raises(RulesError, match=f"{winner} wins the round, not {loser}"):
+        game.apply(RoundEnd(t + 1, 3, loser))  # type: ignore[arg-type]
+    game.apply(RoundEnd(t + 1, 3, winner))  # type: ignore[arg-type]
+    assert game.allowed_takes() == [(loser, "left")]  # one centre pile: the winner takes nothing
+    game.apply(Take(t + 2, 3, loser, "left", 23))  # type: ignore[arg-type]
+    held = {"A": 14 + (23 if loser == "A" else 0), "B": 15 + (23 if loser == "B" else 0)}
+    game.apply(RoundSummary(t + 3, 3, held))  # type: ignore[arg-type]
+    assert game.next_deal() == {seat: layout_for(held[seat]) for seat in ("A", "B")}
