@@ -10,12 +10,14 @@ card 4H of the left pile``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import suppress
 from pathlib import Path
 
 from tablecam.errors import EventLogError, RulesError
 from tablecam.events import (
     Deal,
     Event,
+    Illegal,
     Move,
     Play,
     Reveal,
@@ -102,14 +104,49 @@ def replay_file(path: str | Path, settings: Settings | None = None) -> Game:
     return replay_lines(text.splitlines(), settings, str(path))
 
 
+def flags(illegal: Event, attempt: Event) -> bool:
+    """True when ``illegal`` is the referee's call on ``attempt`` (same time, player, card, place)."""
+    if not isinstance(illegal, Illegal) or abs(illegal.t - attempt.t) > 1e-6:
+        return False
+    if isinstance(attempt, Play):
+        same_place = illegal.pile == attempt.pile
+    elif isinstance(attempt, Move):
+        same_place = illegal.column in (None, attempt.to_column)
+    else:
+        return False
+    cards_agree = illegal.card is None or attempt.card is None or illegal.card == attempt.card
+    return illegal.player == attempt.player and same_place and cards_agree
+
+
 def _replay(numbered: Iterable[tuple[int, Event]], settings: Settings | None, label: str,
             check_accounting: bool) -> Game:
+    """Apply events in order.  A ``play``/``move`` followed by an ``illegal`` call on it (the
+    referee logs an attempted illegal play that way) is applied only if the rules allow it;
+    otherwise it was an attempt that never counted, and the ``illegal`` event says so."""
     game = Game(settings)
-    for number, event in numbered:
+
+    def apply(number: int, event: Event) -> None:
         try:
             game.apply(event)
             if check_accounting:
                 game.check_accounting()
         except RulesError as error:
             raise EventLogError(f"{label} {number} ({describe_event(event)}): {error}") from None
+
+    held: tuple[int, Event] | None = None
+    for number, event in numbered:
+        if held is not None:
+            held_number, attempt = held
+            held = None
+            if flags(event, attempt):
+                with suppress(RulesError):  # refused by the rules, as the illegal call says
+                    game.apply(attempt)
+            else:
+                apply(held_number, attempt)
+        if isinstance(event, Play | Move):
+            held = (number, event)
+        else:
+            apply(number, event)
+    if held is not None:
+        apply(*held)
     return game

@@ -258,3 +258,18 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
         branch.apply(event)
     assert game.snapshot() == before
     assert branch.snapshot() == replay(events).snapshot()
+
+
+def test_a_refereed_illegal_attempt_logged_as_play_and_illegal_replays() -> None:
+    rows = golden()
+    spit = find(rows, type="spit")
+    attempt = {"t": 4.9, "round": 1, "type": "play", "player": "A", "card": "8S", "pile": "left",
+               "column": 1}
+    call = {"t": 4.9, "round": 1, "type": "illegal", "player": "A", "card": "8S", "pile": "left",
+            "column": 1, "reason": "8S is not one rank from 4H on the left pile"}
+    back = {"t": 5.3, "round": 1, "type": "takeback", "player": "A", "card": "8S", "pile": "left"}
+    refereed = rows[: spit + 1] + [attempt, call, back] + rows[spit + 1:]
+    assert replay_lines(as_lines(refereed)).snapshot() == replay_file(GOLDEN).snapshot()
+    # Without the referee's call the same play is an impossible log.
+    with pytest.raises(EventLogError, match="line 3 .*8S is not one rank from the top card 4H"):
+        replay_lines(as_lines(rows[: spit + 1] + [attempt] + rows[spit + 1:]))
