@@ -18,6 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-speech", action="store_true", help="print the calls, do not speak them")
     parser.add_argument("--model", metavar="FILE", type=Path,
                         help="the card-reading model (default: the one shipped)")
+    parser.add_argument("--fps", type=float, default=None, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"tablecam demo: dashboard at {server.url} (PIN {server.pin})", file=sys.stderr)
             if not args.no_browser:
                 webbrowser.open(server.url)
-        result = run_pipeline(open_source(str(video)), reader, referee, announcer=announcer,
+        result = run_pipeline(open_source(str(video), fps=args.fps), reader, referee, announcer=announcer,
                               presses=presses, controls=controls, hub=hub,
                               pace=args.speed if args.speed > 0 else None)
     print(f"tablecam demo: {result.frames} frames, {result.input_seconds:.0f} s of video "
