@@ -111,7 +111,9 @@ def synthetic_readings(events: Sequence[AnyEvent], fps: float = 30.0, noise: Noi
     noise = noise or Noise()
     rng = random.Random(seed)
     changes = _changes(events)
-    covers = _covers(events) if noise.hands else []
+    covers = sorted(_covers(events)) if noise.hands else []
+    active: list[tuple[float, float, str]] = []
+    c = 0
     table = _Table()
     end = (max(e.t for e in events) if events else 0.0) + tail
     k = 0
@@ -124,12 +126,17 @@ def synthetic_readings(events: Sequence[AnyEvent], fps: float = 30.0, noise: Noi
         while k < len(changes) and changes[k][0] <= t:
             _apply(table, changes[k])
             k += 1
+        while c < len(covers) and covers[c][0] <= t:
+            active.append(covers[c])
+            c += 1
+        active = [span for span in active if span[1] > t]
+        hidden = {z for _a, _b, z in active}
         if noise.drop and rng.random() < noise.drop:
             continue
         zones: dict[str, SyntheticZone] = {}
         for name in ZONES:
             zone = table.zone(name)
-            if any(a <= t < b and z == name for a, b, z in covers):
+            if name in hidden:
                 zone = SyntheticZone("covered")
             elif zone.state == "face_up":
                 roll = rng.random()
