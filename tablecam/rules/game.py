@@ -65,7 +65,8 @@ GAME_END_DUE: Final = "game_end_due"    # someone has no cards (or the round lim
 GAME_OVER: Final = "game_over"
 
 FIRST_ROUND_CARDS: Final = 26
-_TIME_SLACK: Final = 1e-6
+LATE_REPORT_S: Final = 3.0
+"""An event may be logged this much earlier than the one before it (a tracker reporting late)."""
 
 
 def _code(card: Card | None) -> str:
@@ -352,9 +353,11 @@ class Game:
             reason = (f"the {pile} pile is not in use this round" if not cards else
                       f"{_code(card)} is not one rank from the top card {_code(top)} of the {pile} pile")
             return Illegal(t, self.round, reason, player, card, pile, column)
-        ended = self._round_ended_at
-        if (col.face_up and ended is not None and self.phase in (ROUND_OVER, TAKING, GAME_END_DUE)
-                and 0 <= t - ended <= window):
+        if col.face_up and self._just_after_round_end(t, player):
+            cards = self._piles[pile]
+            top = cards[-1] if cards else None
+            if cards and (card is None or top is None or card.rank.is_next_to(top.rank)):
+                return Play(t, self.round, player, card, pile, column)  # as good as simultaneous
             return Takeback(t, self.round, player, card, pile)
         if not col.face_up:
             reason = f"{player}'s column {column} shows no face-up card"
@@ -521,8 +524,9 @@ class Game:
     # ------------------------------------------------------------------ applying
     def apply(self, event: Event) -> None:
         """Advance the game by one event; raise RulesError (state unchanged) if it is impossible."""
-        if event.t < self.t - _TIME_SLACK:
-            raise RulesError(f"it comes before the previous event (t={self.t:g})")
+        if event.t < self.t - LATE_REPORT_S:
+            raise RulesError(f"it is {self.t - event.t:.3g} s earlier than the previous event "
+                             f"(t={self.t:g}); an event may be reported at most {LATE_REPORT_S:g} s late")
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise RulesError(f"{type(event).__name__} is not a game event")
@@ -761,8 +765,18 @@ class Game:
             raise RulesError(f"{seat}'s column {column} is empty")
         return col
 
+    def _just_after_round_end(self, t: float, player: Seat) -> bool:
+        """Within ``collision_window`` after the round ended, before any pile was taken,
+        the other player's card still lands: the two were as good as simultaneous."""
+        ended = self._round_ended_at
+        return (ended is not None and self.phase in (ROUND_OVER, TAKING, GAME_END_DUE)
+                and not self.taken_by and player != self.round_winner
+                and 0 <= t - ended <= self.settings.collision_window)
+
     def _play(self, e: Play) -> None:
-        self._need_phase(PLAYING)
+        late = self._just_after_round_end(e.t, e.player)
+        if not late:
+            self._need_phase(PLAYING)
         col = self._face_up(e.player, e.column)
         card = self._shown_card(e.player, col, e.column, e.card)
         pile = self._piles[e.pile]
@@ -778,13 +792,13 @@ class Game:
             self._known[card] = "table"
         self.last_to_pile = e.player
         self._covered[e.pile] = (e.t, e.player)
-        if all(c.empty for c in self._sides[e.player].columns):
+        if not late and all(c.empty for c in self._sides[e.player].columns):
             self.phase = ROUND_OVER
             self.round_winner = e.player
             self._round_ended_at = e.t
 
     def _reveal(self, e: Reveal) -> None:
-        self._need_phase(PLAYING, ROUND_OVER, TAKING)
+        self._need_phase(PLAYING, ROUND_OVER, TAKING, GAME_END_DUE)
         col = self._column(e.player, e.column)
         if not col.pending:
             state = (f"already shows {_code(col.up)}" if col.face_up else "is empty")

@@ -104,6 +104,10 @@ def replay_file(path: str | Path, settings: Settings | None = None) -> Game:
     return replay_lines(text.splitlines(), settings, str(path))
 
 
+SPIT_HALVES_S = 1.0
+"""Two one-card spits onto different piles this close together are one spit."""
+
+
 def flags(illegal: Event, attempt: Event) -> bool:
     """True when ``illegal`` is the referee's call on ``attempt`` (same time, player, card, place)."""
     if not isinstance(illegal, Illegal) or abs(illegal.t - attempt.t) > 1e-6:
@@ -120,9 +124,14 @@ def flags(illegal: Event, attempt: Event) -> bool:
 
 def _replay(numbered: Iterable[tuple[int, Event]], settings: Settings | None, label: str,
             check_accounting: bool) -> Game:
-    """Apply events in order.  A ``play``/``move`` followed by an ``illegal`` call on it (the
-    referee logs an attempted illegal play that way) is applied only if the rules allow it;
-    otherwise it was an attempt that never counted, and the ``illegal`` event says so."""
+    """Apply events in order, with two readings of what a tracker or referee may log.
+
+    A ``play``/``move`` followed by an ``illegal`` call on it (the referee logs an
+    attempted illegal play that way) is applied only if the rules allow it; otherwise
+    it was an attempt that never counted, and the ``illegal`` event says so.  Two
+    consecutive one-card ``spit`` events onto different piles within a second are the
+    two halves of one spit seen in different frames.
+    """
     game = Game(settings)
 
     def apply(number: int, event: Event) -> None:
@@ -136,17 +145,26 @@ def _replay(numbered: Iterable[tuple[int, Event]], settings: Settings | None, la
     held: tuple[int, Event] | None = None
     for number, event in numbered:
         if held is not None:
-            held_number, attempt = held
+            held_number, waiting = held
             held = None
-            if flags(event, attempt):
+            if isinstance(waiting, Spit) and isinstance(event, Spit) and halves(waiting, event):
+                event = Spit(waiting.t, waiting.round, {**waiting.cards, **event.cards})
+                number = held_number
+            elif flags(event, waiting):
                 with suppress(RulesError):  # refused by the rules, as the illegal call says
-                    game.apply(attempt)
+                    game.apply(waiting)
             else:
-                apply(held_number, attempt)
-        if isinstance(event, Play | Move):
+                apply(held_number, waiting)
+        if isinstance(event, Play | Move) or (isinstance(event, Spit) and len(event.cards) == 1):
             held = (number, event)
         else:
             apply(number, event)
     if held is not None:
         apply(*held)
     return game
+
+
+def halves(first: Spit, second: Spit) -> bool:
+    """Two one-card spits, one per pile, less than a second apart: one spit seen in two frames."""
+    return (len(first.cards) == 1 and len(second.cards) == 1 and set(first.cards) != set(second.cards)
+            and first.round == second.round and abs(second.t - first.t) <= SPIT_HALVES_S)

@@ -464,12 +464,13 @@ class _Simulation:
         assert action.pile is not None
         verdict = game.judge_landing(seat, action.column, action.pile, self.now)
         if isinstance(verdict, Play):
+            was_playing = game.phase == PLAYING
             index = self.emit(verdict)
             self.motions.append(Motion(seat, "play", action.start, self.now, self.now + 0.2,
                                        index, action.card, action.column, action.pile))
             self.free(seat, hand, self.now)
             self.pile_changed(action.pile, hand)
-            if game.phase == ROUND_OVER:
+            if was_playing and game.phase == ROUND_OVER:
                 self.emit(RoundEnd(self.now, round_number, seat))
                 self.round_over()
             return

@@ -143,7 +143,7 @@ def mutated(change: str) -> list[dict[str, Any]]:
     ("loser takes first", "(take of the left pile (25 cards) by A", "B takes a pile first, not A"),
     ("wrong summary", "(round_summary at t=48.26)", "A holds 32 cards and B holds 20, not 30 and 22"),
     ("stall too early", "(stall at t=4.2)", "play is not stuck: B can play 3S from column 1 onto left"),
-    ("time goes back", "(play of AH onto left by A at t=1)", "before the previous event (t=6.703)"),
+    ("time goes back", "(play of AH onto left by A at t=1)", "5.7 s earlier than the previous event (t=6.703)"),
     ("wrong next deal", "(deal of round 2 at t=51.735)",
      "B holds 20 cards, so deals 5 column(s) and 5 spit card(s), not 5 and 6"),
     ("wrong game winner", "(game_end at t=139.966)", "B won the game, not A"),
@@ -273,3 +273,30 @@ def test_a_refereed_illegal_attempt_logged_as_play_and_illegal_replays() -> None
     # Without the referee's call the same play is an impossible log.
     with pytest.raises(EventLogError, match="line 3 .*8S is not one rank from the top card 4H"):
         replay_lines(as_lines(rows[: spit + 1] + [attempt] + rows[spit + 1:]))
+
+
+def test_a_card_landing_just_after_the_round_ended_still_counts_if_it_fits() -> None:
+    rows = golden()
+    end = [i for i, row in enumerate(rows) if row["type"] == "round_end"][1]   # B wins round 2 at t=80.318
+    late = {"t": 80.5, "round": 2, "type": "play", "player": "A", "card": "6S", "pile": "right", "column": 4}
+    finish = [
+        {"t": 80.63, "round": 2, "type": "button", "button": "slap", "player": "B"},
+        {"t": 80.63, "round": 2, "type": "take", "player": "B", "pile": "right", "cards": 14},
+        {"t": 81.3, "round": 2, "type": "take", "player": "A", "pile": "left", "cards": 17},
+        {"t": 83.05, "round": 2, "type": "round_summary", "cards": {"A": 37, "B": 15}},
+    ]
+    game = replay_lines(as_lines(rows[: end + 1] + [late] + finish))
+    assert game.next_deal() is not None and game.next_deal()["B"].spit == 0  # type: ignore[index]
+    ended = replay_lines(as_lines(rows[: end + 1]))
+    assert isinstance(ended.judge_landing("A", 4, "right", 80.5), Play)
+    assert isinstance(ended.judge_landing("A", 4, "left", 80.5), Takeback)   # 6S on 10C
+    assert isinstance(ended.judge_landing("A", 4, "right", 81.0), Illegal)   # too late
+    with pytest.raises(EventLogError, match="line .* at t=81\\): the round is over"):
+        replay_lines(as_lines(rows[: end + 1] + [{**late, "t": 81.0}]))
+
+
+def test_an_event_reported_a_little_late_is_accepted() -> None:
+    rows = golden()
+    reveal = find(rows, type="reveal", card="AC")       # t=6.703, after B's 2D play at 6.134
+    rows[reveal]["t"] = 6.0
+    assert replay_lines(as_lines(rows)).winner == "B"
