@@ -300,3 +300,14 @@ def test_an_event_reported_a_little_late_is_accepted() -> None:
     reveal = find(rows, type="reveal", card="AC")       # t=6.703, after B's 2D play at 6.134
     rows[reveal]["t"] = 6.0
     assert replay_lines(as_lines(rows)).winner == "B"
+
+
+def test_a_spit_seen_in_two_frames_is_one_spit() -> None:
+    rows = golden()
+    spit = find(rows, type="spit")                      # {"left": "4H", "right": "6D"} at t=4.126
+    halves = [{**rows[spit], "cards": {"left": "4H"}},
+              {**rows[spit], "t": 4.3, "cards": {"right": "6D"}}]
+    split = rows[:spit] + halves + rows[spit + 1:]
+    assert replay_lines(as_lines(split)).snapshot() == replay_file(GOLDEN).snapshot()
+    with pytest.raises(EventLogError, match="both players have spit cards, so both centre piles"):
+        replay_lines(as_lines(rows[:spit] + halves[:1] + rows[spit + 1:]))
