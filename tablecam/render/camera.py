@@ -22,7 +22,7 @@ from tablecam.errors import TablecamError
 LENSES: Final[dict[str, tuple[float, float, float]]] = {
     # name: horizontal and vertical field of view (degrees), radial distortion k1
     "module3": (66.0, 41.0, -0.05),
-    "module3-wide": (102.0, 67.0, -0.10),
+    "module3-wide": (102.0, 67.0, -0.06),
 }
 """Raspberry Pi Camera Module 3 and its Wide version, with a typical barrel distortion."""
 
@@ -113,15 +113,18 @@ class Camera:
         # undo r_d = r_u (1 + k1 r_u^2) by Newton's method on the radius
         r_d = np.hypot(xd, yd)
         r_u = r_d.copy()
+        # beyond r_max the barrel model folds back: no pixel should map there
+        r_max = math.sqrt(1 / (3 * -self.k1)) if self.k1 < 0 else 1e6
         for _ in range(8):
             f = r_u * (1 + self.k1 * r_u * r_u) - r_d
-            r_u -= f / (1 + 3 * self.k1 * r_u * r_u)
+            r_u = np.clip(r_u - f / (1 + 3 * self.k1 * r_u * r_u), 0, r_max * 0.999)
         scale = np.where(r_d > 1e-12, r_u / np.maximum(r_d, 1e-12), 1.0)
         xu, yu = xd * scale, yd * scale
         normal = np.stack([xu, yu], axis=1)
         rays = np.hstack([normal, np.ones((len(normal), 1))]) @ self.rotation
-        scale = -self.centre[2] / rays[:, 2]
-        table = self.centre[:2] + rays[:, :2] * scale[:, None]
+        scale = -self.centre[2] / np.minimum(rays[:, 2], -1e-3)
+        # the table is a few metres across at most; beyond it, repeat its edge
+        table = np.clip(self.centre[:2] + rays[:, :2] * scale[:, None], -3000, 3000)
         x = table[:, 0].reshape(self.height, self.width).astype(np.float32)
         y = table[:, 1].reshape(self.height, self.width).astype(np.float32)
         return x, y

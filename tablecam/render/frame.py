@@ -172,6 +172,8 @@ class FrameRenderer:
                 drawn.append(_Drawn(placed, zone, corners))
         lit = canvas.astype(np.float32) * self.light
         lit += self.glare[..., None]
+        # a real lens is never quite sharp: soften the whole layer a little
+        lit = np.asarray(cv2.GaussianBlur(lit, (0, 0), 0.55), np.float32)
         self._layer = np.clip(lit, 0, 255).astype(np.uint8)
         self._layer_version = snapshot.version
         self._drawn = drawn
@@ -239,7 +241,9 @@ class FrameRenderer:
         if x1 <= x0 or y1 <= y0:
             return image_polys
         roi = frame[y0:y1, x0:x1]
-        original = roi.copy()
+        blur_needed = math.hypot(*motion) > 3
+        original = roi.copy() if blur_needed else roi
+        touched = np.zeros(roi.shape[:2], np.uint8)
         # soft shadow on the table, further off the higher the hand is
         sdx, sdy = self.shadow_dir
         shift = np.array([sdx, sdy]) * (6 + key.z * 0.8)
@@ -250,8 +254,9 @@ class FrameRenderer:
         k = max(5, int(round((8 + key.z * 0.3) / cam.mm_per_pixel())) | 1)
         mask = np.asarray(cv2.blur(mask, (k, k)), np.uint8)
         strength = self.scene.look.shadow * (1.0 - min(0.6, key.z / 200))
-        roi[:] = (roi * (1 - strength * mask[..., None].astype(np.float32) / 255)
-                  ).astype(np.uint8)
+        keep = cv2.convertScaleAbs(mask, alpha=-strength, beta=255)
+        cv2.multiply(roi, cv2.merge([keep, keep, keep]), dst=roi, scale=1 / 255)
+        touched |= mask
         # the held card, just under the fingers
         if held is not None:
             placed, _ = held
@@ -260,44 +265,45 @@ class FrameRenderer:
             sub = frame[y0:y1, x0:x1]
             self._blit(sub, self.sprite(placed.card if placed.face_up else None),
                        corners - [x0, y0], self.light[y0:y1, x0:x1])
-        # the hand itself, lit like the table at its place
+        # the hand itself, lit like the table at its place, rounded by shading that
+        # darkens towards each part's outline (distance to the edge of its mask)
         cx = int(np.clip((all_pts[:, 0].mean()), 0, cam.width - 1))
         cy = int(np.clip((all_pts[:, 1].mean()), 0, cam.height - 1))
         gain = self.light[cy, cx]
-        skin = np.array(self.scene.skin[seat], np.float32) * gain
-        sleeve = np.array(self.scene.sleeve[seat], np.float32) * gain
-        dark = skin * 0.72
-        for (_poly, part), pts in zip(polys, image_polys, strict=True):
-            colour = sleeve if part == "sleeve" else skin
-            local = np.round((pts - [x0, y0]) * 16).astype(np.int32)
-            cv2.fillPoly(roi, [local], tuple(float(c) for c in colour), cv2.LINE_AA, 4)
-            if part == "finger":
-                cv2.polylines(roi, [local], True, tuple(float(c) for c in dark), 1,
-                              cv2.LINE_AA, 4)
-        # a highlight on the back of the hand
-        palm = image_polys[2] - [x0, y0]
-        centre = palm.mean(axis=0)
-        axes = (max(2, int(np.ptp(palm[:, 0]) * 0.25)), max(2, int(np.ptp(palm[:, 1]) * 0.2)))
-        glow = np.zeros(roi.shape[:2], np.uint8)
-        cv2.ellipse(glow, (int(centre[0]), int(centre[1])), axes, 0, 0, 360, 255, -1)
-        glow = np.asarray(cv2.blur(glow, (15, 15)), np.uint8)
-        roi[:] = np.clip(roi + glow[..., None].astype(np.float32) * (28 / 255), 0, 255
-                         ).astype(np.uint8)
-        # motion blur along the hand's path when it moves fast
-        speed = math.hypot(*motion)
-        if speed > 3:
-            length = min(25, int(speed))
-            kernel = np.zeros((length, length), np.float32)
-            c = (length - 1) / 2
-            dx, dy = motion[0] / speed, motion[1] / speed
-            for i in range(length):
-                s = i - c
-                kernel[int(round(c + dy * s)), int(round(c + dx * s))] = 1
-            kernel /= kernel.sum()
-            changed = np.any(roi != original, axis=2).astype(np.float32)
-            changed = cv2.filter2D(changed, -1, kernel)[..., None]
-            blurred = cv2.filter2D(roi, -1, kernel)
-            roi[:] = (original * (1 - changed) + blurred * changed).astype(np.uint8)
+        px_per_mm = 1 / cam.mm_per_pixel()
+        for part_names, colour_bgr, radius_mm in ((("sleeve",), self.scene.sleeve[seat], 30.0),
+                                                  (("skin", "finger"), self.scene.skin[seat],
+                                                   9.0)):
+            mask = np.zeros(roi.shape[:2], np.uint8)
+            creases = np.zeros(roi.shape[:2], np.uint8)
+            for (_poly, part), pts in zip(polys, image_polys, strict=True):
+                if part not in part_names:
+                    continue
+                local = np.round((pts - [x0, y0]) * 16).astype(np.int32)
+                cv2.fillPoly(mask, [local], 255, cv2.LINE_AA, 4)
+                if part == "finger":
+                    cv2.polylines(creases, [local], True, 255, 1, cv2.LINE_AA, 4)
+            if not mask.any():
+                continue
+            touched |= mask
+            inside = np.asarray(cv2.distanceTransform((mask > 127).astype(np.uint8),
+                                                      cv2.DIST_L2, 3), np.float32)
+            depth = np.minimum(1.0, inside / max(1.0, radius_mm * px_per_mm))
+            shade = 0.62 + 0.45 * np.sqrt(depth) - 0.25 * (creases.astype(np.float32) / 255)
+            colour = np.array(colour_bgr, np.float32) * gain
+            painted = np.clip(shade[..., None] * colour, 0, 255).astype(np.uint8)
+            alpha = mask.astype(np.float32) * (1 / 255)
+            cv2.blendLinear(painted, roi, alpha, 1 - alpha, dst=roi)
+        # motion blur along the hand's path when it moves fast: a box blur stretched
+        # along the motion (separable, so cheap), over the hand and what it smeared
+        if blur_needed:
+            speed = math.hypot(*motion)
+            length = min(25.0, speed)
+            size = (max(1, int(abs(motion[0]) / speed * length)),
+                    max(1, int(abs(motion[1]) / speed * length)))
+            changed = np.asarray(cv2.blur(touched, size), np.float32) * (1 / 255)
+            blurred = cv2.blur(roi, size)
+            cv2.blendLinear(blurred, original, changed, 1 - changed, dst=roi)
         return image_polys
 
     # ---- frames -----------------------------------------------------------------------

@@ -39,7 +39,13 @@ def render_still(seed: int, decks: Sequence[DeckArt] | None = None,
         t = float(rng.uniform(0.5, game.duration - 0.5))
     renderer = FrameRenderer(game.scene, game.timeline)
     index = int(t * game.scene.fps)
-    return renderer.frame_with_labels(t, index)
+    image, labels = renderer.frame_with_labels(t, index)
+    # the compression a camera stream adds, as in the videos
+    quality = int(np.random.default_rng([seed, 77]).integers(55, 96))
+    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if ok:
+        image = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), np.uint8)
+    return image, labels
 
 
 def still_record(seed: int, image_name: str, image: npt.NDArray[np.uint8],

@@ -55,8 +55,16 @@ def random_look(rng: np.random.Generator) -> Look:
         base = palette[int(rng.integers(len(palette)))]
         accent = tuple(c * 0.8 for c in base)  # type: ignore[assignment]
     else:
-        base = tuple(float(v) for v in rng.uniform(60, 220, 3))  # type: ignore[assignment]
-        accent = tuple(float(v) for v in rng.uniform(30, 200, 3))  # type: ignore[assignment]
+        # household tablecloths: muted colours, a print a little darker than the cloth
+        cloths = [(200, 205, 210), (170, 190, 215), (120, 140, 170), (160, 150, 120),
+                  (90, 110, 140), (140, 160, 150), (185, 175, 165), (100, 100, 150),
+                  (150, 120, 110), (210, 215, 220)]
+        picked = np.array(cloths[int(rng.integers(len(cloths)))], np.float64)
+        picked *= rng.uniform(0.85, 1.1, 3)
+        base = (float(picked[0]), float(picked[1]), float(picked[2]))
+        shade = rng.uniform(0.45, 0.8) * rng.uniform(0.85, 1.15, 3)
+        accent = (float(picked[0] * shade[0]), float(picked[1] * shade[1]),
+                  float(picked[2] * shade[2]))
     return Look(
         surface=surface,
         base_bgr=(int(base[0]), int(base[1]), int(base[2])),
@@ -66,7 +74,7 @@ def random_look(rng: np.random.Generator) -> Look:
         vignette=float(rng.uniform(0.1, 0.45)),
         exposure=float(rng.uniform(0.85, 1.15)),
         white_balance=float(rng.uniform(-0.12, 0.12)),
-        glare=float(rng.uniform(0, 1) ** 2),
+        glare=float(rng.uniform(0, 0.8) ** 2),
         glare_xy=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))),
         noise=float(rng.uniform(1.5, 6.0)),
         shadow=float(rng.uniform(0.2, 0.45)),
@@ -132,7 +140,7 @@ def surface_texture(look: Look, rng: np.random.Generator, x_range: tuple[float, 
         image = base * (1 + 0.06 * weave + 0.06 * mottle)[..., None]
         if look.surface == "pattern":
             kind = int(rng.integers(3))
-            size = float(rng.uniform(20, 60))
+            size = float(rng.uniform(12, 40))
             if kind == 0:  # gingham check
                 band = ((np.floor(xs / size) % 2) + (np.floor(ys / size) % 2)) / 2
             elif kind == 1:  # stripes
@@ -140,10 +148,10 @@ def surface_texture(look: Look, rng: np.random.Generator, x_range: tuple[float, 
             else:  # dots
                 cx = (xs % size) - size / 2
                 cy = (ys % size) - size / 2
-                band = ((cx * cx + cy * cy) < (size * 0.28) ** 2) * 1.0
+                band = ((cx * cx + cy * cy) < (size * 0.2) ** 2) * 1.0
             band = np.broadcast_to(band, shape).astype(np.float32)
             band = cv2.GaussianBlur(band, (0, 0), 0.8)[..., None]
-            image = image * (1 - band * 0.7) + accent * band * 0.7
+            image = image * (1 - band * 0.6) + accent * band * 0.6
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
