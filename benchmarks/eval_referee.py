@@ -53,6 +53,7 @@ def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEve
             k += 1
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
         for item in tracker.update(reading):
             if not isinstance(item, Unsure):
                 ours += [c.event for c in referee.observe(item) if c.event is not None]

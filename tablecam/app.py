@@ -196,6 +196,7 @@ def run_pipeline(
                 continue
             tracker.expected_columns = referee.expected_columns()
             tracker.spit_expected = referee.expects_spit
+            tracker.spit_feeders = referee.spit_feeders or None
             was_idle = tracker.waiting_for_deal
             emit(_judge(tracker.update(reading), referee))
             emit(referee.tick(t, tracker.busy))

@@ -393,6 +393,11 @@ class Referee:
         return {s: columns_for(self.counts[s]) for s in SEATS}
 
     @property
+    def spit_feeders(self) -> int:
+        """How many players have spit cards, so how many piles the next spit feeds."""
+        return sum(1 for s in SEATS if self.table.sides[s].spit > 0)
+
+    @property
     def expects_spit(self) -> bool:
         """True when the next cards on the centre piles should be spit cards."""
         return self.phase in ("dealt", "stalled")

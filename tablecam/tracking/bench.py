@@ -69,6 +69,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
             k += 1
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
         for item in tracker.update(reading):
             if not isinstance(item, Unsure):
                 referee.observe(item)

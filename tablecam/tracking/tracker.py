@@ -123,6 +123,8 @@ class Tracker:
         #: from the referee: after a deal or a stall).  Otherwise a card of unknown origin
         #: is first explained as a face-down card revealed and played under a hand.
         self.spit_expected = True
+        #: How many piles the next spit feeds (players with spit cards), from the referee.
+        self.spit_feeders: int | None = None
         self.round = 0
         self._zones: dict[str, _Zone] = {}
         self._phase: Literal["idle", "playing"] = "idle"
@@ -193,9 +195,13 @@ class Tracker:
         for name, old, new in changes:
             if name in COLUMN_ZONES:
                 out += self._departure(t, name, old, new, changed_now)
-        for name, _old, new in changes:
-            if name in PILES:
-                out += self._pile_change(t, name, new)
+        # Cards that left their column earlier are taken to have landed earlier.
+        arrivals = sorted(((name, new) for name, _old, new in changes if name in PILES),
+                          key=lambda c: self._left_at(c[1][1], t))
+        for name, new in arrivals:
+            out += self._pile_change(t, name, new)
+        if self._pending_spit and len(self._pending_spit) >= self._spit_feeders:
+            out += self._emit_spit(t)  # every spit card that landed in this frame, together
         for name, old, new in changes:
             if name in COLUMN_ZONES and new[0] == "face_up" and new[1] is not None:
                 seat, column = _seat_column(name)
@@ -355,6 +361,10 @@ class Tracker:
         self._in_hand[card] = _InHand(seat, column, t)
         return []
 
+    def _left_at(self, card: Card | None, t: float) -> float:
+        hand = self._in_hand.get(card) if card is not None else None
+        return hand.since if hand is not None else t
+
     def _where_pile(self, card: Card) -> Pile | None:
         for pile in PILES:
             if card in self._r.pile_cards[pile]:
@@ -438,11 +448,9 @@ class Tracker:
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t
-            self._spit_feeders = sum(
+            self._spit_feeders = self.spit_feeders or sum(
                 1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down") or 2
         self._pending_spit[pile] = card
-        if len(self._pending_spit) >= self._spit_feeders:
-            return self._emit_spit(t)
         return []
 
     def _play(self, t: float, seat: Seat, column: int, card: Card, pile: Pile) -> list[Tracked]:

@@ -25,6 +25,7 @@ def referee_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEvent
             k += 1
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
         for item in tracker.update(reading):
             if not isinstance(item, Unsure):
                 ours += [c.event for c in referee.observe(item) if c.event is not None]

@@ -42,6 +42,7 @@ def referee_run(events: list[AnyEvent], noise: Noise, seed: int) -> tuple[list[C
             k += 1
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
         for item in tracker.update(reading):
             if isinstance(item, Unsure):
                 notes.append(item)
