@@ -117,6 +117,9 @@ def test_the_live_page_shows_labelled_cards_events_and_round_summaries(
     # Events arrive live, with announcements.
     page.wait_for_function("window.tablecamStats.events >= 20", timeout=10000)
     assert "Round 1: player A has 26 cards" in page.locator("#feed").inner_text()
+    # Calls like "Spit!" also show big on the screen for a few seconds.
+    page.wait_for_selector("[data-testid=callout].show", timeout=10000)
+    assert page.get_by_test_id("callout").inner_text() != ""
     # The state panel: both tableaux, the centre tops and counts, spit cards left.
     assert page.locator("#seat-A .card[data-card]").count() >= 1
     assert "spit cards left" in page.get_by_test_id("spit-A").inner_text()

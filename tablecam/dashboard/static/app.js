@@ -192,10 +192,25 @@ function feedItem(message) {
     message.announcement ? el("q", {class: "announcement"}, message.announcement) : null);
 }
 
+// The big call a table glances at: "Spit!", a round won, a pile taken, the game won.
+const CALLOUT_TYPES = ["stall", "round_end", "take", "round_summary", "game_end", "illegal"];
+let calloutTimer = null;
+
+function callout(message) {
+  const event = message.event;
+  if (!event || !CALLOUT_TYPES.includes(event.type)) return;
+  const box = document.getElementById("callout");
+  box.textContent = event.type === "stall" ? "Spit!" : (message.announcement || describe(event));
+  box.classList.add("show");
+  clearTimeout(calloutTimer);
+  calloutTimer = setTimeout(() => box.classList.remove("show"), 3500);
+}
+
 function addEvent(message, live) {
   const feed = document.getElementById("feed");
   feed.prepend(feedItem(message));
   while (feed.children.length > FEED_LIMIT) feed.lastChild.remove();
+  if (live) callout(message);
   if (live && message.event) {
     window.tablecamStats.events += 1;
     window.tablecamStats.lastEventAt = performance.timeOrigin + performance.now();
