@@ -248,6 +248,9 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "tablecam"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    # A connection that sends nothing (or a viewer that reads nothing) for this long is
+    # dropped, so idle or stuck clients cannot pile up threads.
+    timeout = 30
 
     # No request logging on the console: the console is for announcements.
     def log_message(self, format: str, *args: Any) -> None:
@@ -351,6 +354,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def _json_body(self) -> JsonDict:
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+            raise HttpError(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length")
         length_text = self.headers.get("Content-Length") or "0"
         if not length_text.isdigit():
             self.close_connection = True
@@ -415,6 +421,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("X-Accel-Buffering", "no")
         self.end_headers()
         self.close_connection = True
+        if self.command == "HEAD":
+            return
         dashboard.viewer_joined(1)
         try:
             self._write_sse("retry: 1000\n\n")

@@ -156,6 +156,16 @@ def test_malformed_controls_get_400_and_nothing_is_pressed(
     assert box.controls.empty()
 
 
+def test_a_chunked_body_is_refused_with_411(box: Box) -> None:
+    with socket.create_connection(("127.0.0.1", box.server.port), timeout=5) as conn:
+        conn.sendall(b"POST /api/button HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+                     b"X-Tablecam-Pin: " + PIN.encode() + b"\r\n\r\n"
+                     b"10\r\n{\"button\":\"spit\"}\r\n0\r\n\r\n")
+        answer = conn.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 411")
+    assert box.controls.empty()
+
+
 def test_guessing_the_pin_is_locked_out(box: Box) -> None:
     for _ in range(MAX_PIN_FAILURES):
         assert box.request("POST", "/api/pair", {}, pin="1111")[0] == 403
