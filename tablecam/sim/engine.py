@@ -154,6 +154,7 @@ class _Simulation:
         self.stall_due = False
         self.round_stalls = 0
         self.pressed_wrongly: set[Seat] = set()
+        self.slap_due: dict[Seat, float] = {}
 
     # -- plumbing
     def at(self, t: float, action: Callable[[], None]) -> None:
@@ -272,9 +273,10 @@ class _Simulation:
         slaps = {seat: max(earliest, self.now + self.draw(seat, self.players[seat].reaction * 1.2))
                  for seat in SEATS}
         first = min(SEATS, key=lambda seat: (slaps[seat], seat))
+        second_t = max(slaps[other_seat(first)], slaps[first] + 0.02)
+        self.slap_due = {other_seat(first): second_t}
         self.at(slaps[first], lambda: self.slap_and_take(first))
-        self.at(max(slaps[other_seat(first)], slaps[first] + 0.02),
-                lambda: self.slap(other_seat(first)))
+        self.at(second_t, lambda: self.slap(other_seat(first)))
 
     def slap(self, seat: Seat) -> None:
         index = self.emit(Button(self.now, self.game.round, "slap", seat))
@@ -295,7 +297,9 @@ class _Simulation:
                                    index, None, None, pile))
         if game.phase == TAKING:
             other = other_seat(seat)
-            self.at(self.now + self.draw(other, 0.7, 0.25), lambda: self.take(other, None))
+            after_slap = self.slap_due.pop(other, 0.0) + 0.2  # a slap race's loser slaps first
+            self.at(max(self.now + self.draw(other, 0.7, 0.25), after_slap),
+                    lambda: self.take(other, None))
         else:
             self.at(self.now + SUMMARY_SECONDS, self.summary)
 
