@@ -192,14 +192,16 @@ class LiveHub:
     def publish_event(self, event: Mapping[str, Any], announcement: str | None = None) -> None:
         """One game event (INTERFACE.md dict) and the words announced for it, if any.
 
-        A round-1 deal after a finished game starts a new game: the event feed and
-        round summaries shown to viewers begin again.
+        A round-1 deal after a finished game (or after later rounds of an abandoned
+        one) starts a new game: the event feed and round summaries begin again.
         """
         data = copy.deepcopy(dict(event))
         message = {"event": data, "announcement": announcement}
         wire = sse("event", message)
         with self._cond:
-            if self._game_over and data.get("type") == "deal" and data.get("round") == 1:
+            if data.get("type") == "deal" and data.get("round") == 1 and (
+                    self._game_over or any(m["event"] and m["event"].get("round", 1) > 1
+                                           for m in self._events)):
                 self._events.clear()
                 self._game_over = False
                 self._append("new_game", {})

@@ -140,6 +140,19 @@ def test_numpy_values_and_bad_outlines_never_break_a_viewer() -> None:
         {"card": "QS", "corners": [[10, 20], [30, 20], [30, 60], [10, 60]], "zone": "B2"}]}
 
 
+def test_a_round_one_deal_in_the_middle_of_a_game_starts_a_new_game() -> None:
+    hub = LiveHub()
+    events = golden_dicts()
+    second_round = next(i for i, e in enumerate(events) if e["round"] == 2)
+    for event in events[:second_round + 5]:
+        hub.publish_event(event, None)
+    hub.publish_event(events[0], None)  # the table was dealt afresh
+    assert [m["event"] for m in hub.snapshot()["events"]] == [events[0]]
+    # A repeated round-1 deal within round 1 is not a new game.
+    hub.publish_event(events[0], None)
+    assert len(hub.snapshot()["events"]) == 2
+
+
 def test_button_time_is_in_the_pipeline_time_base() -> None:
     assert LiveHub(clock=lambda: 42.5).now() == 42.5
     hub = LiveHub()
