@@ -40,8 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stills", type=int, metavar="N",
                         help="write N labelled stills (image + JSON) into the --out folder instead")
     parser.add_argument("--decks", choices=("training", "reserved"), default="training",
-                        help="with --stills: training decks, or the reserved evaluation decks "
-                             "(held-out tests only)")
+                        help="draw the training decks (default), or the reserved evaluation "
+                             "decks (held-out tests only)")
     parser.add_argument("--format", choices=("png", "jpg"), default="png",
                         help="with --stills: image format (default png)")
     parser.add_argument("--json", action="store_true", help="no progress; print a JSON summary")
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tablecam.errors import TablecamError
     from tablecam.events import read_events
-    from tablecam.render.decks import find_deck
+    from tablecam.render.decks import find_deck, list_decks
     from tablecam.render.stills import write_stills
     from tablecam.render.video import prepare_game, render_video
 
@@ -65,8 +65,13 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr, flush=True)
 
     out = Path(args.out)
-    chosen = ([find_deck(args.deck, include_reserved=args.decks == "reserved")]
-              if args.deck else None)
+    reserved = args.decks == "reserved"
+    if args.deck:
+        chosen = [find_deck(args.deck, include_reserved=reserved)]
+    elif reserved:
+        chosen = [d for d in list_decks(include_reserved=True) if d.reserved]
+    else:
+        chosen = None
     if args.stills is not None:
         if args.stills < 1:
             raise TablecamError(f"--stills must be at least 1, not {args.stills}")

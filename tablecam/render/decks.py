@@ -168,8 +168,8 @@ def find_deck(name: str, include_reserved: bool = False) -> DeckArt:
         if deck.name == name:
             if deck.reserved and not include_reserved:
                 raise DeckArtError(
-                    f"deck {name!r} is reserved for evaluation; pass include_reserved=True "
-                    "only in held-out tests")
+                    f"deck {name!r} is reserved for evaluation and is drawn only for held-out "
+                    "tests (--decks reserved, or include_reserved=True)")
             return deck
     known = ", ".join(d.name for d in decks if include_reserved or not d.reserved)
     raise DeckArtError(f"no standard deck named {name!r}; installed decks: {known}")

@@ -207,10 +207,10 @@ class FrameRenderer:
             cap_a = [a - r * (n * math.cos(t) + d * math.sin(t)) for t in angles]
             return np.array(cap_b + cap_a)
 
-        elbow = at(0, -330)
         wrist_l, wrist_r = at(-30, -45), at(30, -45)
         mid_l, mid_r = at(-38, -190), at(38, -190)
-        polys.append((np.array([at(-42, -340), at(42, -340), mid_r, mid_l]), "sleeve"))
+        # the sleeve runs on past the elbow to the player's shoulder, off the table
+        polys.append((np.array([at(-60, -900), at(60, -900), mid_r, mid_l]), "sleeve"))
         polys.append((np.array([mid_l, mid_r, wrist_r, wrist_l]), "skin"))
         ring = [at(40 * math.cos(a), 48 * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 14,
                                                                              endpoint=False)]
@@ -222,7 +222,6 @@ class FrameRenderer:
             polys.append((capsule(base, end, 8.5), "finger"))
         thumb_u = -1 if seat == "A" else -1
         polys.append((capsule(at(34 * thumb_u, -15), at(55 * thumb_u, 25), 10), "finger"))
-        del elbow
         return polys
 
     def _draw_hand(self, frame: Image, seat: str, key: HandKey, held: tuple[Placed, int] | None,

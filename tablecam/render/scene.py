@@ -42,9 +42,12 @@ def random_scene(seed: int, decks: Sequence[DeckArt] | None = None,
     rng = np.random.default_rng([seed, 7151])
     pool = list(decks) if decks is not None else list_decks()
     deck = pool[int(rng.integers(len(pool)))]
-    if size is None:
-        size = (1280, 720) if rng.uniform() < 0.7 else (1920, 1080)
-    chosen_lens = lens or ("module3" if rng.uniform() < 0.7 else "module3-wide")
+    # draw every choice even when it is overridden, so that the rest of the scene of a
+    # seed stays the same whatever size or lens is asked for
+    drawn_size = (1280, 720) if rng.uniform() < 0.7 else (1920, 1080)
+    drawn_lens = "module3" if rng.uniform() < 0.7 else "module3-wide"
+    size = size or drawn_size
+    chosen_lens = lens or drawn_lens
     tilt = float(rng.uniform(-15, 15))
     camera = Camera(width=size[0], height=size[1], lens=chosen_lens,
                     # the Module 3 needs some height to see both tableaux whole
