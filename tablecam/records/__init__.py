@@ -141,6 +141,7 @@ class GameRecords:
         self._lock = threading.RLock()
         self._current: int | None = None
         self._next_seq = 0
+        self._last_round = 0  # the highest round recorded in the current game
         # The game that just ended, so a late button press still lands in it.
         self._finished: int | None = None
         self._finished_seq = 0
@@ -195,6 +196,7 @@ class GameRecords:
         with self._lock:
             self._current = game_id
             self._next_seq = 0
+            self._last_round = 0
             self._finished = None
         return game_id
 
@@ -203,11 +205,12 @@ class GameRecords:
         game = self.game(game_id)
         if game.finished:
             raise RecordsError(f"game {game_id} is finished; start a new game instead")
-        rows = self._query("SELECT COALESCE(MAX(seq), -1) AS last FROM events WHERE game_id = ?",
-                           (game_id,))
+        rows = self._query("SELECT COALESCE(MAX(seq), -1) AS last, COALESCE(MAX(round), 0) AS rnd "
+                           "FROM events WHERE game_id = ?", (game_id,))
         with self._lock:
             self._current = game_id
             self._next_seq = int(rows[0]["last"]) + 1
+            self._last_round = int(rows[0]["rnd"])
 
     @property
     def current_game(self) -> int | None:
@@ -230,8 +233,8 @@ class GameRecords:
                variants: Mapping[str, Any] | None = None, source: str = "") -> int:
         """Store one INTERFACE.md event dict as it happens; returns its game's id.
 
-        Opens a game if none is open (or a round-1 deal arrives after events of an
-        earlier game), updates the round row, and closes the game at ``game_end``;
+        Opens a game if none is open (or a round-1 deal arrives after later rounds of
+        the open game: the table was dealt afresh), updates the round row, and closes the game at ``game_end``;
         events after ``game_end`` other than a deal (a late slap) stay with that game.
         """
         kind = event.get("type")
@@ -247,13 +250,14 @@ class GameRecords:
                 self._current, self._next_seq = self._finished, self._finished_seq
                 reattached = True
             starts_new = (self._current is None
-                          or (kind == "deal" and number == 1 and self._next_seq > 0))
+                          or (kind == "deal" and number == 1 and self._last_round > 1))
             if starts_new:
                 self.start_game(names, variants, source)
             game_id = self._current
             assert game_id is not None
             seq = self._next_seq
             self._next_seq += 1
+            self._last_round = max(self._last_round, number)
             self._finished = None
             with self._transaction() as db:
                 db.execute("INSERT INTO events (game_id, seq, t, round, type, json) "

@@ -86,6 +86,19 @@ def test_a_new_deal_after_a_finished_game_starts_another_game(tmp_path: Path) ->
         assert records.unfinished_game() == second
 
 
+def test_a_fresh_deal_mid_game_starts_a_new_game_but_a_repeated_first_deal_does_not(
+        tmp_path: Path) -> None:
+    events = golden()
+    second_round = next(i for i, e in enumerate(events) if e["round"] == 2)
+    with GameRecords(tmp_path / "g.sqlite3") as records:
+        first = record_all(records, events[:3])
+        assert records.record(events[0]) == first  # round 1 dealt again: same game
+        record_all(records, events[3:second_round + 2])
+        second = records.record(events[0])
+        assert second != first
+        assert records.events(second) == [events[0]]
+
+
 def test_delete_removes_a_game_with_its_rounds_and_events(tmp_path: Path) -> None:
     with GameRecords(tmp_path / "g.sqlite3") as records:
         keep = record_all(records, golden())
