@@ -372,7 +372,10 @@ class Timeline:
             self._op(m.touch, "take", m.pile, seat)
             key(m.end, rest, 20, True)
         elif m.kind == "slap":
-            target = m.pile or "left"
+            # the hand comes down on the pile this player goes on to take
+            later: list[Pile] = [e.pile for e in self.events if isinstance(e, Take)
+                                 and e.player == seat and e.t >= m.touch - 0.5]
+            target: Pile = m.pile if m.pile is not None else (later[0] if later else "left")
             key(m.touch, L.pile(target), 0, True)
         elif m.kind == "press":
             key(m.touch, L.button(seat), 5, True)
