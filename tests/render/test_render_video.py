@@ -12,7 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tablecam.events import Deal, Play, read_events
+from tablecam.events import Button, Deal, Play, read_events
+from tablecam.inputs.replay import read_inputs
 from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 from tablecam.render.camera import Camera
 from tablecam.render.decks import DeckArt, find_deck, load_deck
@@ -80,8 +81,11 @@ def test_same_seed_same_video_and_truth(tmp_path: Path) -> None:
 def test_rendered_truth_replays_through_the_rules(tmp_path: Path) -> None:
     game = prepare_game(31, decks=_deck(), size=SMALL)
     truth = tmp_path / "truth.jsonl"
-    frames = render_video(game, tmp_path / "game.mp4", truth=truth)
+    inputs = tmp_path / "inputs.jsonl"
+    frames = render_video(game, tmp_path / "game.mp4", truth=truth, inputs=inputs)
     events = read_events(truth)
+    presses = read_inputs(inputs)
+    assert [p.t for p in presses] == [e.t for e in events if isinstance(e, Button)]
     assert frames >= int(events[-1].t * game.scene.fps)
     finished = replay(events)
     assert finished.winner is not None
