@@ -18,7 +18,7 @@ from tablecam.events import Button, read_events
 from tablecam.tracking.synthetic import Noise, SyntheticReading, synthetic_readings
 
 GOLDEN = Path(__file__).parent / "data" / "game-events.jsonl"
-FPS = 10.0
+FPS = 30.0
 
 
 class ReaderOfTheRecording:

@@ -86,6 +86,8 @@ class _Zone:
     run: int = 0
     covered: bool = False
     last_agree: float = 0.0  # the last time a reading agreed with the accepted value
+    last_hidden: float = -1e9  # the last time a hand (or a camera gap) hid the zone
+    interrupted: bool = False  # a hand came over the zone while a new value was voted on
 
 
 @dataclass(slots=True)
@@ -138,13 +140,15 @@ class Tracker:
         self._spit_feeders = 2
         self._r = _Round()
         self._busy = False
+        self._last_t = 0.0
+        self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
 
     # ------------------------------------------------------------------ public
     @property
     def busy(self) -> bool:
         """A card is in a hand, a zone is covered or still changing: the table is not settled."""
         return (self._busy or bool(self._in_hand) or bool(self._pending_spit)
-                or bool(self._unseen_left))
+                or bool(self._unseen_left) or bool(self._deferred))
 
     @property
     def waiting_for_deal(self) -> bool:
@@ -156,11 +160,17 @@ class Tracker:
         t = reading.t
         changes: list[tuple[str, ZoneValue, ZoneValue]] = []
         busy = False
+        gap = t - self._last_t > 0.5
+        self._last_t = t
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
             state = obs.state
+            if gap:
+                zone.last_hidden = t
             if state == "covered":
+                zone.last_hidden = t
                 zone.covered = True
+                zone.interrupted = zone.candidate is not None
                 busy = True
                 continue
             zone.covered = False
@@ -170,13 +180,22 @@ class Tracker:
                 zone.last_agree = t
                 continue
             busy = True
-            if value == zone.candidate:
+            needed = self.stable_frames * (3 if value == ("face_up", None) else 1)
+            careful = False
+            if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
+                needed += 2  # a surprising reading must persist longer than a likely one
+                careful = True
+            elif name in COLUMN_ZONES and value[0] == "face_up" and (
+                    zone.accepted[0] == "face_down"
+                    or (value[1] is not None and self._where(value[1])[0] == "unknown")):
+                needed += 1  # a reveal is not urgent, and a misread one would stick
+                careful = True
+            if value == zone.candidate and not (careful and zone.interrupted):
                 zone.run += 1
             else:
+                # Careful changes count only frames in a row with no hand in between.
                 zone.candidate, zone.run = value, 1
-            needed = self.stable_frames * (3 if value == ("face_up", None) else 1)
-            if self._phase == "playing" and not self._expected(name, zone.accepted, value):
-                needed += 2  # a surprising reading must persist longer than a likely one
+            zone.interrupted = False
             if zone.run >= needed:
                 changes.append((name, zone.accepted, value))
         # Accept after judging every zone, so each judgement saw the table as it was.
@@ -196,10 +215,25 @@ class Tracker:
             if name in COLUMN_ZONES:
                 out += self._departure(t, name, old, new, changed_now)
         # Cards that left their column earlier are taken to have landed earlier.
-        arrivals = sorted(((name, new) for name, _old, new in changes if name in PILES),
-                          key=lambda c: self._left_at(c[1][1], t))
-        for name, new in arrivals:
-            out += self._pile_change(t, name, new)
+        # A pile hidden for a while (a hand, a camera gap) waits until the columns have
+        # settled, so that every card that left a column is known when its new top is
+        # explained (up to half a second).
+        for name, _old, new in changes:
+            if name in PILES:
+                zone = self._zones[name]
+                hidden = new[0] == "face_up" and t - zone.last_agree > self.hidden_pile_s
+                _value, since, was_hidden = self._deferred.get(name, (new, t, False))
+                self._deferred[name] = (new, since, hidden or was_hidden)
+        unsettled = any(self._zones[z].candidate is not None or self._zones[z].covered
+                        for z in COLUMN_ZONES if z in self._zones)
+        ready = [(name, new, hidden) for name, (new, since, hidden) in self._deferred.items()
+                 if not (hidden and unsettled and t - since < 0.5)]
+        for name, _new, _hidden in ready:
+            del self._deferred[name]
+        # Cards that left their column earlier are taken to have landed earlier.
+        ready.sort(key=lambda c: self._left_at(c[1][1], t))
+        for name, new, hidden in ready:
+            out += self._pile_change(t, name, new, hidden)
         if self._pending_spit and len(self._pending_spit) >= self._spit_feeders:
             out += self._emit_spit(t)  # every spit card that landed in this frame, together
         for name, old, new in changes:
@@ -228,7 +262,7 @@ class Tracker:
             top = table.top(pile)
             self._zones[pile] = _Zone(accepted=("face_up", top) if table.piles[pile] else ("empty", None))
 
-    def _expected(self, name: str, old: ZoneValue, new: ZoneValue) -> bool:
+    def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""
         state, card = new
         if state != "face_up" or card is None:
@@ -243,7 +277,9 @@ class Tracker:
                 return True  # a reveal
             seat, column = _seat_column(name)
             where, owner, place = self._where(card)
-            if where == "unknown" and self._r.down.get((seat, column), 0) > 0:
+            zone = self._zones.get(name)
+            if (where == "unknown" and self._r.down.get((seat, column), 0) > 0
+                    and zone is not None and t - zone.last_hidden < 1.0):
                 return True  # the top left and the card under it was turned, both under a hand
             if where == "pile":
                 return self._r.played_from.get(card) == (seat, column)  # taken back
@@ -314,6 +350,8 @@ class Tracker:
             state, card = self._zones.get(pile, _Zone()).accepted
             if state == "face_up":
                 out += self._pile_arrival(t, pile, card)
+        if self._pending_spit:
+            out += self._emit_spit(t)
         return out
 
     # ------------------------------------------------------------------ changes
@@ -331,10 +369,10 @@ class Tracker:
                 return ("pile", None, pile)
         return ("unknown", None, None)
 
-    def _pile_change(self, t: float, name: str, new: ZoneValue) -> list[Tracked]:
+    def _pile_change(self, t: float, name: str, new: ZoneValue, hidden: bool = False) -> list[Tracked]:
         pile: Pile = "left" if name == "left" else "right"
         if new[0] == "face_up":
-            return self._pile_arrival(t, pile, new[1])
+            return self._pile_arrival(t, pile, new[1], hidden)
         if new[0] == "empty" and all(self._zones[p].accepted[0] == "empty"
                                      for p in PILES if p in self._zones):
             self._phase = "idle"  # the piles were taken: the round is over
@@ -379,6 +417,9 @@ class Tracker:
             if hand.seat == seat and hand.column != column:
                 out.append(Move(t, self.round, seat, card, hand.column, column))
                 out += self._release_reveal(hand.seat, hand.column)
+            elif self._held_reveals.pop((seat, column), None) is not None:
+                # It came back over the card we took for its reveal: that reveal was wrong.
+                self._r.down[(seat, column)] += 1
             return out  # back where it came from: no event
         pile = self._where_pile(card)
         if pile is not None:
@@ -415,7 +456,7 @@ class Tracker:
         reveal = self._held_reveals.pop((seat, column), None)
         return [reveal] if reveal is not None else []
 
-    def _pile_arrival(self, t: float, pile: Pile, card: Card | None) -> list[Tracked]:
+    def _pile_arrival(self, t: float, pile: Pile, card: Card | None, hidden: bool = False) -> list[Tracked]:
         cards = self._r.pile_cards[pile]
         if card is not None and len(cards) >= 2 and cards[-2] == card:
             # The top went back to the card under it: the top card was taken back.
@@ -432,9 +473,7 @@ class Tracker:
             where, owner, place = self._where(card)
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
-                zone = self._zones.get(pile)
-                unseen_for = t - zone.last_agree if zone is not None else 0.0
-                if below is not None and (not card.fits_on(below) or unseen_for > self.hidden_pile_s):
+                if below is not None and (not card.fits_on(below) or hidden):
                     # Does a card that left a column unseen fit between? Then it went first.
                     under = self._rebuild_chain(t, pile, card, play_top=False)
                     return under + self._play(t, owner, place, card, pile)
