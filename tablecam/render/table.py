@@ -119,13 +119,14 @@ def surface_texture(look: Look, rng: np.random.Generator, x_range: tuple[float, 
     if look.surface == "wood":
         # planks along x; grain as warped stripes along each plank
         plank = float(rng.uniform(90, 200))
-        warp = _fbm(rng, shape, 4) * 25 + _smooth_noise(rng, shape, (40, 6)) * 4
-        stripes = np.sin((ys + warp) * (2 * math.pi / float(rng.uniform(3, 9))))
-        grain = 0.5 + 0.5 * stripes
-        fine = _smooth_noise(rng, shape, (max(2, height // 2), max(2, width // 40)))
+        warp = _fbm(rng, shape, 3) * float(rng.uniform(5, 14)) + _smooth_noise(
+            rng, shape, (40, 6)) * 2
+        stripes = np.sin((ys + warp) * (2 * math.pi / float(rng.uniform(2.5, 7))))
+        grain = (0.5 + 0.5 * stripes) ** 2
+        fine = _smooth_noise(rng, shape, (max(2, height // 2), max(2, width // 60)))
         row = np.floor((ys + 0 * xs) / plank).astype(np.int32)
         tone = rng.uniform(-0.12, 0.12, int(row.max()) + 2).astype(np.float32)[row]
-        mix = np.clip(grain * 0.6 + fine * 0.15 + 0.2 + tone, 0, 1)[..., None]
+        mix = np.clip(grain * 0.45 + fine * 0.3 + 0.25 + tone, 0, 1)[..., None]
         image = base * (1 - mix) + accent * mix
         image *= (1 + 0.08 * mottle)[..., None]
         seams = (np.abs((ys + 0 * xs) % plank) < 1.2 / px_per_mm + 0.8)

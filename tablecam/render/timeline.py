@@ -113,11 +113,13 @@ class HandTrack:
     seat: Seat
     keys: list[HandKey] = field(default_factory=list)
     held: list[tuple[float, float, Placed, int]] = field(default_factory=list)
+    _times: list[float] = field(default_factory=list, repr=False)
 
     def at(self, t: float) -> HandKey | None:
         """Hand position at ``t`` (smooth between keyframes); None while it rests."""
-        times = [k.time for k in self.keys]
-        i = bisect.bisect_right(times, t)
+        if len(self._times) != len(self.keys):
+            self._times = [k.time for k in self.keys]
+        i = bisect.bisect_right(self._times, t)
         if i == 0 or i == len(self.keys):
             return None
         a, b = self.keys[i - 1], self.keys[i]
