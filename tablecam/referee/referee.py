@@ -210,6 +210,7 @@ class Referee:
             what = card.code if card is not None else "a card"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, seat, card, pile, column),
                               f"Illegal play by {_name(seat)}: {what}, {reason}."))
+            return calls  # nothing is decided on an illegal play: it is to be taken back
         return calls + self._after_change(event.t)
 
     def _reveal(self, event: Reveal) -> list[Call]:
