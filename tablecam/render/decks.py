@@ -86,6 +86,8 @@ _SUIT_WORDS: Final = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS:
 _CACHE_VERSION: Final = "v1"
 _LOCATE_WIDTH: Final = 1000  # pixels across twice the sheet when first finding a card
 _REFINE_HEIGHT: Final = 700  # pixels down a card when measuring its exact box
+CANONICAL_HEIGHT: Final = 480
+"""Faces are rendered (and cached on disk) at this height; smaller ones are scaled down."""
 _XLINK: Final = "http://www.w3.org/1999/xlink"
 
 
@@ -418,6 +420,15 @@ class DeckFaces:
         key = (code, height)
         if key in self._memory:
             return self._memory[key].copy()
+        if height < CANONICAL_HEIGHT:
+            # smaller faces come from one canonical render per card: resvg parses the
+            # whole sheet for every render, which costs up to a second on big decks
+            big = self._image(ident, code, CANONICAL_HEIGHT)
+            width = max(1, round(height * self.aspect()))
+            small = np.asarray(cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA),
+                               np.uint8)
+            self._memory[key] = small
+            return small.copy()
         path = self.cache_dir / str(height) / f"{code}.png"
         image: npt.NDArray[np.uint8] | None = None
         if path.is_file():

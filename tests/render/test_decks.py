@@ -11,6 +11,7 @@ import pytest
 from tablecam.cards import FULL_DECK, Card, Suit
 from tablecam.errors import DeckArtError
 from tablecam.render.decks import (
+    CANONICAL_HEIGHT,
     RESERVED_FAMILIES,
     DeckArt,
     all_decks,
@@ -78,7 +79,7 @@ def test_face_is_the_isolated_card_with_transparent_corners(synthetic: DeckArt,
 def test_faces_are_cached_on_disk(synthetic: DeckArt, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     first = load_deck(synthetic, cache_dir=cache).face(Card.parse("9D"), 90)
-    assert (cache / "kde-synthetic" / "90" / "9D.png").is_file()
+    assert (cache / "kde-synthetic" / str(CANONICAL_HEIGHT) / "9D.png").is_file()
     again = load_deck(synthetic, cache_dir=cache).face(Card.parse("9D"), 90)
     assert np.array_equal(first, again)
 
