@@ -105,7 +105,8 @@ def _whiteness(bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.clip(value - saturation, 0, 255).astype(np.uint8)
 
 
-def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32]) -> Quad:
+def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32],
+                   band: float = 0.06) -> Quad:
     """Refine a 4-point approximation by fitting a line to each side's contour points.
 
     Points near a corner are left out, so that a card's rounded corners do not bend the
@@ -126,7 +127,7 @@ def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32]) -
         along = rel @ units[i]
         across = rel @ np.array([-units[i][1], units[i][0]])
         keep = ((along > 0.15 * lengths[i]) & (along < 0.85 * lengths[i])
-                & (np.abs(across) < 0.06 * lengths[i] + 2))
+                & (np.abs(across) < band * lengths[i] + 2))
         if int(keep.sum()) < 5:
             lines.append((starts[i], units[i]))
             continue
@@ -164,7 +165,7 @@ def _fit_quad(contour: npt.NDArray[Any]) -> Quad | None:
     if approx is None:
         rect = cv2.minAreaRect(hull)
         approx = cv2.boxPoints(rect).astype(np.float32)
-    return _line_fit_quad(contour, approx)
+    return _line_fit_quad(contour, _line_fit_quad(contour, approx, 0.12))
 
 
 def _grow(quad: Quad, pixels: float) -> Quad:
@@ -190,10 +191,26 @@ def _grow(quad: Quad, pixels: float) -> Quad:
     return np.array(out, dtype=np.float32)
 
 
+def _edge_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> float:
+    """Fraction of points along the quad's sides (corners left out) that lie on an edge."""
+    t = np.linspace(0.12, 0.88, 16)
+    starts = quad
+    ends = np.roll(quad, -1, axis=0)
+    points = (starts[:, None, :] + (ends - starts)[:, None, :] * t[None, :, None]).reshape(-1, 2)
+    xs = np.clip(np.round(points[:, 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int), 0, edges.shape[0] - 1)
+    return float((edges[ys, xs] > 0).mean())
+
+
 def _candidates_from_mask(
     mask: npt.NDArray[np.uint8], min_area: float, max_area: float, grow: float,
-    seen: set[tuple[int, ...]] | None = None,
+    seen: set[tuple[int, ...]] | None = None, edges: npt.NDArray[np.uint8] | None = None,
 ) -> list[_Candidate]:
+    """Card-shaped regions of one binary view.
+
+    ``edges`` (dilated edge map) lets a region that is only a ring through (a court
+    card's thin border around its picture) count when its outline lies on edges.
+    """
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     found: list[_Candidate] = []
     if hierarchy is None:
@@ -206,7 +223,10 @@ def _candidates_from_mask(
             continue
         hull = cv2.convexHull(contour)
         hull_area = float(cv2.contourArea(hull))
-        if hull_area <= 0 or area / hull_area < MIN_SOLIDITY:
+        if hull_area <= 0:
+            continue
+        solid = area / hull_area >= MIN_SOLIDITY
+        if not solid and (edges is None or area / hull_area < 0.2):
             continue
         # cheap test on the minimum-area rectangle before the careful fit
         (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
@@ -230,7 +250,7 @@ def _candidates_from_mask(
         if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
             continue
         fill = hull_area / quad_area
-        if fill < MIN_FILL or fill > 1.15:
+        if fill < MIN_FILL or fill > 1.2:
             continue
         # opposite sides of a card seen from above are nearly equal
         lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
@@ -240,13 +260,18 @@ def _candidates_from_mask(
             continue
         score = float(min(fill, 1 / fill) * (0.7 + 0.3 * balance))
         quad = _grow(quad, grow)
+        if edges is not None:
+            support = _edge_support(quad, edges)
+            if not solid and support < 0.85:
+                continue
+            score *= 0.7 + 0.3 * support
         found.append(_Candidate(quad, score, float(cv2.contourArea(quad))))
     return found
 
 
 def _masks(
     bgr: npt.NDArray[np.uint8], card_px: float
-) -> list[tuple[npt.NDArray[Any], float]]:
+) -> tuple[list[tuple[npt.NDArray[Any], float]], npt.NDArray[np.uint8]]:
     """Binary views of the image in which cards should be separate regions.
 
     Each comes with how many pixels its regions lie inside the true card outline
@@ -279,7 +304,8 @@ def _masks(
         for radius in (1, 2, 3):
             ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
             masks.append((cv2.bitwise_not(ring), radius + 0.5))
-    return masks
+    support = np.asarray(cv2.dilate(faint, np.ones((5, 5), np.uint8)), np.uint8)
+    return masks, support
 
 
 def _polygon_overlap(a: Quad, b: Quad) -> float:
@@ -401,6 +427,122 @@ def _drop_table_patches(work: npt.NDArray[np.uint8], kept: list[_Candidate]) -> 
     return result
 
 
+def _sample_quad_inside(quad: Quad, n: int = 6) -> npt.NDArray[np.float32]:
+    """An n x n grid of points inside a quadrilateral (bilinear)."""
+    t = (np.arange(n, dtype=np.float32) + 0.5) / n
+    a, b, c, d = quad
+    top = a[None, :] + (b - a)[None, :] * t[:, None]
+    bottom = d[None, :] + (c - d)[None, :] * t[:, None]
+    return (top[:, None, :] + (bottom - top)[:, None, :] * t[None, :, None]).reshape(-1, 2)
+
+
+def _inside_share(quad: Quad, mask: npt.NDArray[np.uint8]) -> float:
+    points = _sample_quad_inside(quad)
+    xs = np.round(points[:, 0]).astype(int)
+    ys = np.round(points[:, 1]).astype(int)
+    ok = (xs >= 0) & (ys >= 0) & (xs < mask.shape[1]) & (ys < mask.shape[0])
+    if not ok.any():
+        return 0.0
+    hits = np.zeros(len(points), bool)
+    hits[ok] = mask[ys[ok], xs[ok]] > 0
+    return float(hits.mean())
+
+
+def _cards_in_piles(union: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
+                    kept: list[_Candidate], size: tuple[float, float]) -> list[_Candidate]:
+    """Whole cards of known size inside groups of overlapping cards.
+
+    A group (a region of the card mask that the cards found so far do not explain)
+    is outlined by pieces of its cards' sides.  Each straight piece, taken as one side
+    of a card of the known size starting at either end, gives a hypothesis; the
+    hypotheses whose four sides all lie on edges and that lie inside the group are
+    cards, best first.  The top card of a pile shows all four sides; the cards below
+    show only some, so they rank lower and overlapping ones are dropped.
+    """
+    w, h = size
+    contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    added: list[_Candidate] = []
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if area < 1.15 * w * h or area > 12 * w * h:
+            continue
+        explained = sum(_polygon_overlap(c.quad, cv2.convexHull(contour).reshape(-1, 2)
+                                         .astype(np.float32))
+                        for c in kept + added if len(cv2.convexHull(contour)) >= 3)
+        if explained > 0.85 * area:
+            continue
+        hull = cv2.convexHull(contour)
+        filled = np.zeros_like(union)
+        cv2.fillConvexPoly(filled, hull.reshape(-1, 2), 255)
+        poly = cv2.approxPolyDP(hull, 0.02 * w, True).reshape(-1, 2).astype(np.float32)
+        hypotheses: list[tuple[float, Quad]] = []
+        for i in range(len(poly)):
+            p, q = poly[i], poly[(i + 1) % len(poly)]
+            length = float(np.linalg.norm(q - p))
+            if length < 0.45 * w:
+                continue
+            u = (q - p) / length
+            n = np.array([-u[1], u[0]], np.float32)
+            probe = (p + q) / 2 + n * 3
+            px, py = int(round(float(probe[0]))), int(round(float(probe[1])))
+            if not (0 <= px < union.shape[1] and 0 <= py < union.shape[0]) or not filled[py, px]:
+                n = -n
+            for scale in (0.92, 1.0, 1.08):
+                for along, across in ((w * scale, h * scale), (h * scale, w * scale)):
+                    if length > along * 1.15:
+                        continue
+                    for start in (p, q - u * along):
+                        quad = np.array([start, start + u * along,
+                                         start + u * along + n * across, start + n * across],
+                                        np.float32)
+                        support = _edge_support(quad, edges)
+                        inside = _inside_share(quad, filled)
+                        if support >= 0.75 and inside >= 0.9:
+                            hypotheses.append((support * inside, quad))
+        hypotheses.sort(key=lambda x: x[0], reverse=True)
+        for value, quad in hypotheses:
+            quad_area = float(cv2.contourArea(quad))
+            if any(_polygon_overlap(quad, o.quad) > 0.3 * quad_area for o in kept + added):
+                continue
+            added.append(_Candidate(quad, 0.9 * value, quad_area))
+    return added
+
+
+def _covered_flags(kept: list[_Candidate], edges: npt.NDArray[np.uint8]) -> list[bool]:
+    """Which cards lie partly under another: where two overlap, the card whose sides
+    still show as edges inside the other one is on top."""
+    covered = [False] * len(kept)
+    for i, a in enumerate(kept):
+        for j in range(i + 1, len(kept)):
+            b = kept[j]
+            if _polygon_overlap(a.quad, b.quad) < 0.04 * min(a.area, b.area):
+                continue
+            a_shows = _edge_support_inside(a.quad, b.quad, edges)
+            b_shows = _edge_support_inside(b.quad, a.quad, edges)
+            if a_shows is None or b_shows is None or abs(a_shows - b_shows) < 0.1:
+                covered[j if a.score >= b.score else i] = True
+            elif a_shows > b_shows:
+                covered[j] = True
+            else:
+                covered[i] = True
+    return covered
+
+
+def _edge_support_inside(quad: Quad, other: Quad, edges: npt.NDArray[np.uint8]) -> float | None:
+    """Edge support of the part of ``quad``'s sides that lies inside ``other``."""
+    t = np.linspace(0.05, 0.95, 24)
+    ends = np.roll(quad, -1, axis=0)
+    points = (quad[:, None, :] + (ends - quad)[:, None, :] * t[None, :, None]).reshape(-1, 2)
+    inside = np.array([cv2.pointPolygonTest(other.reshape(-1, 1, 2), (float(x), float(y)), True)
+                       > 3 for x, y in points])
+    if inside.sum() < 4:
+        return None
+    chosen = points[inside]
+    xs = np.clip(np.round(chosen[:, 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(chosen[:, 1]).astype(int), 0, edges.shape[0] - 1)
+    return float((edges[ys, xs] > 0).mean())
+
+
 def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
     target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
@@ -419,11 +561,13 @@ def find_cards(
     *,
     min_width: float | None = None,
     max_width: float | None = None,
+    card_width: float | None = None,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
 
     ``min_width``/``max_width`` bound the card's short side in image pixels (default:
-    1/25 and 1/2 of the image's short side).
+    1/25 and 1/2 of the image's short side).  ``card_width`` (pixels), when known
+    (the table geometry knows it), lets the finder pick whole cards out of piles.
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
@@ -443,9 +587,9 @@ def find_cards(
 
     candidates: list[_Candidate] = []
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
-    masks = _masks(work, card_px)
+    masks, support = _masks(work, card_px)
     for mask, grow in masks:
-        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen))
+        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support))
     # an outline with two corners on the image's border is the background, or a card
     # cut off by the frame whose true corners are unknown
     h, w = work.shape[:2]
@@ -453,17 +597,24 @@ def find_cards(
         (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
     )) < 2]
     kept = _drop_table_patches(work, _select(candidates))
+    size = None
+    if card_width:
+        size = (card_width * scale, card_width * scale * 1.4)
+    elif kept:
+        sides = [_sides(c.quad) for c in kept]
+        size = (float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides])))
+    if size is not None:
+        for union, _ in masks[:2]:
+            kept += _cards_in_piles(union, support, kept, size)
+    covered = _covered_flags(kept, support)
 
     found: list[FoundCard] = []
-    for i, cand in enumerate(kept):
-        covered = any(
-            _polygon_overlap(cand.quad, other.quad) > 0.04 * cand.area
-            for other in kept[:i])
+    for cand, under in zip(kept, covered, strict=True):
         corners = order_corners(cand.quad / scale)
         found.append(FoundCard(
             corners=corners.astype(np.float32),
             score=round(cand.score, 4),
-            covered=covered,
+            covered=under,
             face_up=_looks_face_up(image, corners),
         ))
     return found

@@ -40,17 +40,21 @@ from tablecam.geometry import (
     geometry_from_deal,
 )
 from tablecam.reading.finder import FoundCard, find_cards
-from tablecam.reading.warp import warp_card
+from tablecam.reading.warp import order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
 
-#: Mean absolute grey difference (0..255) of a zone's thumbnail that counts as motion.
-MOTION_THRESHOLD: Final = 6.0
-#: ... and that counts as a change since the zone was last read.
-CHANGE_THRESHOLD: Final = 8.0
+#: Share of a zone's thumbnail pixels whose grey level moved by more than
+#: ``PIXEL_CHANGE`` that counts as motion since the previous frame ...
+MOTION_THRESHOLD: Final = 0.04
+#: ... and as a change since the zone was last read (a new card on a pile changes
+#: only its pips and indices, so the share, not the mean, is compared).
+CHANGE_THRESHOLD: Final = 0.015
+PIXEL_CHANGE: Final = 24.0
 #: Fraction of a card-less zone unlike the table that makes it ``covered``.
 COVER_FRACTION: Final = 0.2
-_THUMB: Final = (24, 24)
+#: Thumbnail pixels across one card width.
+THUMB_PER_CARD: Final = 16
 #: While a new deal is awaited with the old geometry in use, look for it every n frames.
 RELOCATE_EVERY: Final = 5
 
@@ -109,6 +113,7 @@ class _ZoneMemory:
     at_read: npt.NDArray[np.float32] | None = None  # thumbnail when last read
     observation: ZoneObservation | None = None
     cards: list[SeenCard] = field(default_factory=list)
+    crop: npt.NDArray[np.uint8] | None = None  # the zone's pixels when last read
 
 
 def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
@@ -149,8 +154,8 @@ class TableReader:
         image = frame.image
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
-            # a Spit table fills the view: cards are at least 1/16 of its short side
-            smallest = min(image.shape[:2]) / 16
+            # a Spit table fills much of the view: cards are at least 1/28 of its short side
+            smallest = min(image.shape[:2]) / 28
             seen = read_cards(image, find_cards(image, min_width=smallest), self.classifier)
             try:
                 dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
@@ -203,11 +208,14 @@ class TableReader:
                 ) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
         """Observations of ``zones`` from cards already found and read in the whole frame."""
         by_zone: dict[ZoneId, list[SeenCard]] = {zone: [] for zone in zones}
+        for zone in zones:
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            self._memory[zone].crop = image[y0:y1, x0:x1].copy()
         for s in seen:
-            zone = geometry.zone_at(s.corners.mean(axis=0))
-            if zone in by_zone:
-                by_zone[zone].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, zone,
-                                              s.covered))
+            where = geometry.zone_at(s.corners.mean(axis=0))
+            if where is not None and where in by_zone:
+                by_zone[where].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, where,
+                                               s.covered))
         return {zone: (self._observe(image, geometry, zone, cards), cards)
                 for zone, cards in by_zone.items()}
 
@@ -221,13 +229,29 @@ class TableReader:
                 found_by_zone[zone] = []
                 continue
             crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            before = self._memory[zone].crop
+            self._memory[zone].crop = crop.copy()
             offset = np.array([x0, y0], np.float32)
             cards = []
-            for f in find_cards(crop, min_width=lo, max_width=hi):
+            arrived = None
+            if before is not None and before.shape == crop.shape:
+                arrived = _arrived_card(before, crop, geometry.card_width)
+                if arrived is not None and geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
+                    cards.append(FoundCard(arrived + offset, 1.0, False, True))
+                else:
+                    arrived = None
+            for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width):
                 corners = f.corners + offset
                 centre = corners.mean(axis=0)
-                if geometry.zone_at(centre) == zone:
-                    cards.append(FoundCard(corners, f.score, f.covered, f.face_up))
+                if geometry.zone_at(centre) != zone:
+                    continue
+                under = f.covered
+                if arrived is not None:
+                    overlap = _overlap_share(f.corners, arrived)
+                    if overlap > 0.8:
+                        continue  # the card that just arrived, already listed
+                    under = under or overlap > 0.04
+                cards.append(FoundCard(corners, f.score, under, f.face_up))
             found_by_zone[zone] = cards
         flat = [f for zone in zones for f in found_by_zone[zone]]
         reads = self.classifier.read([warp_card(image, f.corners) for f in flat]) if flat else []
@@ -260,14 +284,18 @@ class TableReader:
 
     def _thumbnail(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                    zone: ZoneId) -> npt.NDArray[np.float32]:
+        """The zone in grey at ``THUMB_PER_CARD`` pixels per card width (so that a new
+        card's pips show, whatever the zone's size)."""
         x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
         if x1 - x0 < 2 or y1 - y0 < 2:
-            return np.zeros(_THUMB, np.float32)
+            return np.zeros((2, 2), np.float32)
+        per_px = THUMB_PER_CARD / max(geometry.card_width, 1.0)
+        size = (max(2, round((x1 - x0) * per_px)), max(2, round((y1 - y0) * per_px)))
         patch = image[y0:y1, x0:x1]
-        step = max(1, min(patch.shape[0], patch.shape[1]) // (2 * _THUMB[0]))
+        step = max(1, min(patch.shape[0] // size[1], patch.shape[1] // size[0]) // 2)
         patch = patch[::step, ::step]
         grey = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2GRAY)
-        return cv2.resize(grey, _THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
     def _estimate_table_colour(self, image: npt.NDArray[np.uint8],
                                geometry: TableGeometry) -> npt.NDArray[np.float32]:
@@ -300,5 +328,44 @@ class TableReader:
         return float((distance[inside] > 45).mean())
 
 
+def _overlap_share(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """Intersection of two convex quads over the smaller one's area."""
+    inter, _ = cv2.intersectConvexConvex(a.reshape(-1, 1, 2).astype(np.float32),
+                                         b.reshape(-1, 1, 2).astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(inter / smaller) if smaller > 0 else 0.0
+
+
+def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
+                  card_width: float) -> npt.NDArray[np.float32] | None:
+    """The outline of a card that arrived in a zone since ``before``, from what changed.
+
+    A card laid on a messy pile changes every pixel it covers (except where it happens
+    to match what was there), so the convex hull of the changed pixels is its outline,
+    even where its edge over the cards below is too faint for the finder.  None when
+    the change is not card-shaped and card-sized.
+    """
+    diff = cv2.absdiff(cv2.GaussianBlur(before, (5, 5), 0), cv2.GaussianBlur(after, (5, 5), 0))
+    changed = (diff.max(axis=2) > 40).astype(np.uint8)
+    changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    region = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(region)
+    rect = cv2.minAreaRect(hull)
+    (_, _), (rw, rh), _ = rect
+    short, long = min(rw, rh), max(rw, rh)
+    if short <= 0 or not 0.8 * card_width <= short <= 1.25 * card_width:
+        return None
+    if not 1.25 <= long / short <= 1.75:
+        return None
+    if cv2.contourArea(hull) < 0.85 * rw * rh:
+        return None
+    return order_corners(cv2.boxPoints(rect))
+
+
 def _difference(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
-    return float(np.abs(a - b).mean())
+    """Share of thumbnail pixels that changed clearly (noise and light flicker do not)."""
+    return float((np.abs(a - b) > PIXEL_CHANGE).mean())
