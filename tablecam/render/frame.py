@@ -216,12 +216,16 @@ class FrameRenderer:
                                                                              endpoint=False)]
         polys.append((np.array(ring), "skin"))
         spread = 1.3 if key.flat else 1.0
+        nails = []
         for u, length in ((-26, 52), (-9, 62), (9, 60), (26, 48)):
             base = at(u * spread * 0.9, 30)
             end = at(u * spread, 30 + length)
             polys.append((capsule(base, end, 8.5), "finger"))
-        thumb_u = -1 if seat == "A" else -1
-        polys.append((capsule(at(34 * thumb_u, -15), at(55 * thumb_u, 25), 10), "finger"))
+            nails.append((capsule(at(u * spread, 30 + length - 11),
+                                  at(u * spread, 30 + length - 3), 5.0), "nail"))
+        polys.append((capsule(at(-34, -15), at(-55, 25), 10), "finger"))
+        nails.append((capsule(at(-52, 17), at(-55, 25), 5.5), "nail"))
+        polys.extend(nails)
         return polys
 
     def _draw_hand(self, frame: Image, seat: str, key: HandKey, held: tuple[Placed, int] | None,
@@ -270,9 +274,12 @@ class FrameRenderer:
         cy = int(np.clip((all_pts[:, 1].mean()), 0, cam.height - 1))
         gain = self.light[cy, cx]
         px_per_mm = 1 / cam.mm_per_pixel()
+        skin_bgr = self.scene.skin[seat]
+        nail_bgr = tuple(int(0.55 * c + 0.45 * w) for c, w in zip(skin_bgr, (215, 215, 240),
+                                                                 strict=True))
         for part_names, colour_bgr, radius_mm in ((("sleeve",), self.scene.sleeve[seat], 30.0),
-                                                  (("skin", "finger"), self.scene.skin[seat],
-                                                   9.0)):
+                                                  (("skin", "finger"), skin_bgr, 9.0),
+                                                  (("nail",), nail_bgr, 2.0)):
             mask = np.zeros(roi.shape[:2], np.uint8)
             creases = np.zeros(roi.shape[:2], np.uint8)
             for (_poly, part), pts in zip(polys, image_polys, strict=True):
