@@ -428,16 +428,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._write_sse("retry: 1000\n\n")
             self._write_sse(sse("snapshot", snapshot))
             quiet_since = time.monotonic()
-            while not dashboard.stopping.is_set():
-                update = dashboard.hub.wait(cursor, POLL_S)
-                if update.closed:
-                    break
+            while True:
+                # On stopping, send what was published before the stop, then end.
+                stopping = dashboard.stopping.is_set()
+                update = dashboard.hub.wait(cursor, 0.0 if stopping else POLL_S)
                 if update.wire:
                     self._write_sse("".join(update.wire))
                     quiet_since = time.monotonic()
                 elif time.monotonic() - quiet_since > KEEPALIVE_S:
                     self._write_sse(": keep-alive\n\n")
                     quiet_since = time.monotonic()
+                if stopping or update.closed:
+                    break
         except OSError:
             pass
         finally:
