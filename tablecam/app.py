@@ -25,7 +25,7 @@ from tablecam.errors import TablecamError
 from tablecam.events import AnyEvent, event_from_dict, event_to_dict
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee
-from tablecam.tracking import Tracker, Unsure
+from tablecam.tracking import Identified, Tracked, Tracker, Unsure
 from tablecam.tracking.tracker import TableReadingLike
 
 #: A gap in the frames longer than this is said aloud when the camera comes back.
@@ -198,7 +198,7 @@ def run_pipeline(
             tracker.spit_expected = referee.expects_spit
             tracker.spit_feeders = referee.spit_feeders or None
             was_idle = tracker.waiting_for_deal
-            emit(_judge(tracker.update(reading), referee))
+            emit(judge(tracker.update(reading), referee))
             emit(referee.tick(t, tracker.busy))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
@@ -207,7 +207,7 @@ def run_pipeline(
                 last_hub_frame = t
                 hub.publish_frame(t, _jpeg(frame), _outlines(reading))
         end = (last_t or 0.0) + 1.0
-        emit(_judge(tracker.flush(end), referee))
+        emit(judge(tracker.flush(end), referee))
         for press in scheduled[next_press:]:
             emit(referee.press(press))
         emit(referee.tick(end + 10.0, False))
@@ -223,11 +223,14 @@ def run_pipeline(
     return result
 
 
-def _judge(tracked: list[AnyEvent | Unsure], referee: Referee) -> list[Call]:
+def judge(tracked: list[Tracked], referee: Referee) -> list[Call]:
+    """Hand the tracker's output to the referee; what the tracker could not follow is said."""
     calls: list[Call] = []
     for item in tracked:
         if isinstance(item, Unsure):
             calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
+        elif isinstance(item, Identified):
+            calls += referee.identify(item.t, item.player, item.column, item.card)
         else:
             calls += referee.observe(item)
     return calls

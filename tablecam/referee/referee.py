@@ -213,6 +213,14 @@ class Referee:
             return calls  # nothing is decided on an illegal play: it is to be taken back
         return calls + self._after_change(event.t)
 
+    def identify(self, t: float, seat: Seat, column: int, card: Card) -> list[Call]:
+        """A column top that could not be read has now been read (no card moved)."""
+        col = self.table.column(seat, column)
+        if col is None or not col.has_up or col.up is not None:
+            return []
+        col.up = card
+        return self._after_change(t)
+
     def _reveal(self, event: Reveal) -> list[Call]:
         self.table.reveal(event.player, event.column, event.card)
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]

@@ -1,5 +1,5 @@
 """Tracking stage: from per-frame table readings to table events (see docs/referee.md)."""
 
-from tablecam.tracking.tracker import COLUMN_ZONES, Tracked, Tracker, Unsure
+from tablecam.tracking.tracker import COLUMN_ZONES, Identified, Tracked, Tracker, Unsure
 
-__all__ = ["COLUMN_ZONES", "Tracked", "Tracker", "Unsure"]
+__all__ = ["COLUMN_ZONES", "Identified", "Tracked", "Tracker", "Unsure"]

@@ -31,11 +31,12 @@ def _rss_mb() -> float:
 
 
 def bench_tracking(quick: bool) -> list[Figure]:
+    from tablecam.app import judge
     from tablecam.events import Button
     from tablecam.inputs import ButtonPress
     from tablecam.referee import Referee
     from tablecam.sim import simulate_game
-    from tablecam.tracking import Tracker, Unsure
+    from tablecam.tracking import Tracker
     from tablecam.tracking.synthetic import Noise, SyntheticReading, synthetic_readings
 
     table_seconds = 600.0 if quick else 3600.0
@@ -70,9 +71,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
-        for item in tracker.update(reading):
-            if not isinstance(item, Unsure):
-                referee.observe(item)
+        judge(tracker.update(reading), referee)
         referee.tick(reading.t, tracker.busy)
         cpu += time.process_time() - start
         frames += 1

@@ -75,7 +75,17 @@ class Unsure:
     text: str
 
 
-Tracked = AnyEvent | Unsure
+@dataclass(frozen=True, slots=True)
+class Identified:
+    """A column's face-up top, unreadable until now, has been read (no card moved)."""
+
+    t: float
+    player: Seat
+    column: int
+    card: Card
+
+
+Tracked = AnyEvent | Unsure | Identified
 ZoneValue = tuple[str, Card | None]  # (state, card)
 
 
@@ -134,6 +144,7 @@ class Tracker:
         self._last_change = 0.0
         self._in_hand: dict[Card, _InHand] = {}
         self._unseen_left: list[_InHand] = []  # face-down cards turned up and gone unseen
+        self._unknown_hands: list[_InHand] = []  # unreadable tops that left their column
         self._held_reveals: dict[tuple[Seat, int], Reveal] = {}
         self._pending_spit: dict[Pile, Card | None] = {}
         self._spit_since = 0.0
@@ -148,7 +159,7 @@ class Tracker:
     def busy(self) -> bool:
         """A card is in a hand, a zone is covered or still changing: the table is not settled."""
         return (self._busy or bool(self._in_hand) or bool(self._pending_spit)
-                or bool(self._unseen_left) or bool(self._deferred))
+                or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
 
     @property
     def waiting_for_deal(self) -> bool:
@@ -237,9 +248,15 @@ class Tracker:
         if self._pending_spit and len(self._pending_spit) >= self._spit_feeders:
             out += self._emit_spit(t)  # every spit card that landed in this frame, together
         for name, old, new in changes:
-            if name in COLUMN_ZONES and new[0] == "face_up" and new[1] is not None:
+            if name in COLUMN_ZONES and new[0] == "face_up":
                 seat, column = _seat_column(name)
-                out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
+                if new[1] is None:
+                    out += self._unreadable_arrival(t, seat, column, old[0])
+                elif (old == ("face_up", None) and new[1] not in self._in_hand
+                      and self._where_pile(new[1]) is None and t - self._zones[name].last_hidden > 0.6):
+                    out.append(Identified(t, seat, column, new[1]))  # read at last, nothing moved
+                else:
+                    out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
         out += self._timeouts(t)
         return out
 
@@ -296,6 +313,7 @@ class Tracker:
             out.append(Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}"))
         self._in_hand.clear()
         self._unseen_left.clear()
+        self._unknown_hands.clear()
         return out
 
     # ------------------------------------------------------------------ deal
@@ -336,6 +354,7 @@ class Tracker:
         self._cleared = set()
         self._in_hand.clear()
         self._unseen_left.clear()
+        self._unknown_hands.clear()
         self._held_reveals.clear()
         self._pending_spit.clear()
         self._r = _Round()
@@ -387,6 +406,11 @@ class Tracker:
         if old_state == "face_down" and new[0] == "empty" and self._r.down.get((seat, column), 0) > 0:
             self._unseen_left.append(_InHand(seat, column, t))
             return []
+        if old_state == "face_up" and card is None:
+            identified = new[0] == "face_up" and t - self._zones[name].last_hidden > 0.6
+            if not identified:
+                self._unknown_hands.append(_InHand(seat, column, t))
+            return []
         if old_state != "face_up" or card is None or card == new[1]:
             return []
         if self._where_pile(card) is not None:
@@ -436,7 +460,8 @@ class Tracker:
         if down > 0:
             self._r.down[(seat, column)] = down - 1
             reveal = Reveal(t, self.round, seat, column, card)
-            if any(h.seat == seat and h.column == column for h in self._in_hand.values()):
+            if any(h.seat == seat and h.column == column
+                   for h in [*self._in_hand.values(), *self._unknown_hands]):
                 self._held_reveals[(seat, column)] = reveal  # after the old top's fate is known
             else:
                 out.append(reveal)
@@ -451,6 +476,29 @@ class Tracker:
             return out
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
+
+    def _unreadable_arrival(self, t: float, seat: Seat, column: int, old_state: str) -> list[Tracked]:
+        """A face-up card that cannot be read appeared in a column."""
+        down = self._r.down.get((seat, column), 0)
+        if old_state == "face_down" and down > 0:
+            self._r.down[(seat, column)] = down - 1
+            reveal = Reveal(t, self.round, seat, column, None)
+            if any(h.seat == seat and h.column == column
+                   for h in [*self._in_hand.values(), *self._unknown_hands]):
+                self._held_reveals[(seat, column)] = reveal
+                return []
+            return [reveal]
+        if old_state == "empty":
+            source = next((h for h in self._unknown_hands if h.seat == seat and h.column != column), None)
+            if source is not None:
+                self._unknown_hands.remove(source)
+                return [Move(t, self.round, seat, None, source.column, column),
+                        *self._release_reveal(seat, source.column)]
+            back = next((h for h in self._unknown_hands if h.seat == seat and h.column == column), None)
+            if back is not None:
+                self._unknown_hands.remove(back)  # put back where it was
+                return []
+        return []
 
     def _release_reveal(self, seat: Seat, column: int) -> list[Tracked]:
         reveal = self._held_reveals.pop((seat, column), None)
@@ -484,6 +532,10 @@ class Tracker:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:
                     return rebuilt
+        if not self.spit_expected and self._unknown_hands:
+            # An unreadable top left its column and this card landed: that was the card.
+            hand = self._unknown_hands.pop(0)
+            return self._play(t, hand.seat, hand.column, card, pile)
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t
@@ -492,10 +544,11 @@ class Tracker:
         self._pending_spit[pile] = card
         return []
 
-    def _play(self, t: float, seat: Seat, column: int, card: Card, pile: Pile) -> list[Tracked]:
-        self._in_hand.pop(card, None)
+    def _play(self, t: float, seat: Seat, column: int, card: Card | None, pile: Pile) -> list[Tracked]:
         self._r.pile_cards[pile].append(card)
-        self._r.played_from[card] = (seat, column)
+        if card is not None:
+            self._in_hand.pop(card, None)
+            self._r.played_from[card] = (seat, column)
         return [Play(t, self.round, seat, card, pile, column), *self._release_reveal(seat, column)]
 
     def _rebuild_hidden(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
@@ -572,6 +625,12 @@ class Tracker:
 
     def _timeouts(self, t: float) -> list[Tracked]:
         out: list[Tracked] = []
+        for hand in list(self._unknown_hands):
+            if t - hand.since >= self.hand_timeout and not self._busy:
+                self._unknown_hands.remove(hand)
+                out.append(Unsure(t, f"lost sight of an unreadable card from {hand.seat}'s column "
+                                     f"{hand.column}"))
+                out += self._release_reveal(hand.seat, hand.column)
         if self._pending_spit and t - self._spit_since >= self.spit_window:
             out += self._emit_spit(t)
         for card, hand in list(self._in_hand.items()):

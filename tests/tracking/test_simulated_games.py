@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tablecam.app import judge
 from tablecam.events import AnyEvent, Button
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Referee
 from tablecam.referee.scoring import Score, score_game
 from tablecam.sim import simulate_game
-from tablecam.tracking import Tracker, Unsure
+from tablecam.tracking import Tracker
 from tablecam.tracking.synthetic import Noise, synthetic_readings
 
 
@@ -26,9 +27,7 @@ def referee_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEvent
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
-        for item in tracker.update(reading):
-            if not isinstance(item, Unsure):
-                ours += [c.event for c in referee.observe(item) if c.event is not None]
+        ours += [c.event for c in judge(tracker.update(reading), referee) if c.event is not None]
         ours += [c.event for c in referee.tick(reading.t, tracker.busy) if c.event is not None]
     return truth, ours
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from tablecam.app import judge
 from tablecam.cards import Card
 from tablecam.events import (
     AnyEvent,
@@ -43,11 +44,11 @@ def referee_run(events: list[AnyEvent], noise: Noise, seed: int) -> tuple[list[C
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
-        for item in tracker.update(reading):
+        tracked = tracker.update(reading)
+        for item in tracked:
             if isinstance(item, Unsure):
                 notes.append(item)
-            else:
-                calls += referee.observe(item)
+        calls += judge([item for item in tracked if not isinstance(item, Unsure)], referee)
         calls += referee.tick(reading.t, tracker.busy)
     return calls, notes
 
