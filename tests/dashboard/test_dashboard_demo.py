@@ -9,6 +9,7 @@ reports what a reader would see in each frame, here with each card's outline.
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import tempfile
 import threading
@@ -145,7 +146,8 @@ def browser() -> Iterator[BrowserContext]:
     with tempfile.TemporaryDirectory(prefix="tablecam-chromium-") as profile, \
             sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS, headless=True,
+            profile, executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            args=CHROMIUM_ARGS, headless=True,
             viewport={"width": 1280, "height": 900})
         yield context
         context.close()
