@@ -1,16 +1,22 @@
 """Take the README's dashboard screenshots in headless Chromium.
 
 Usage: .venv/bin/python scripts/dashboard_screenshots.py [--out docs/img] [--until 100]
+       .venv/bin/python scripts/dashboard_screenshots.py --demo [--until 100]
 
 The golden game (tests/data/game-events.jsonl) is played through the real referee
 into the hub up to ``--until`` seconds of game time (with the schematic camera frames
 of ``tablecam.dashboard.replay``), then the live page and the history page are shot.
+With ``--demo``, ``tablecam demo`` runs instead (rendered recording, real card
+reader) and the live page is shot ``--until`` seconds into its game.
 """
 
 from __future__ import annotations
 
 import argparse
+import socket
+import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -25,12 +31,47 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
+def shoot_demo(out: Path, until: float) -> None:
+    """Run ``tablecam demo`` and shoot its live page ``until`` seconds into the game."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    demo = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "tablecam"), "demo", "--port", str(port), "--no-browser",
+         "--no-speech"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert demo.stderr is not None
+        for line in demo.stderr:
+            if "dashboard at" in line:
+                break
+        else:
+            raise SystemExit("tablecam demo ended before serving its dashboard")
+        started = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
+            context = playwright.chromium.launch_persistent_context(
+                tmp, executable_path="/usr/bin/chromium", args=ARGS, headless=True,
+                viewport={"width": 1280, "height": 860})
+            page = context.new_page()
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_timeout(max(0.0, until - (time.monotonic() - started)) * 1000)
+            page.screenshot(path=str(out / "dashboard-demo.png"), full_page=True)
+            context.close()
+    finally:
+        demo.terminate()
+        demo.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
     parser.add_argument("--until", type=float, default=100.0, help="game time to stop at (s)")
+    parser.add_argument("--demo", action="store_true", help="shoot tablecam demo's page")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.demo:
+        shoot_demo(args.out, args.until)
+        print(f"screenshot in {args.out}")
+        return
     events = read_events(ROOT / "tests" / "data" / "game-events.jsonl")
     names = {"A": "Ada", "B": "Bo"}
     with tempfile.TemporaryDirectory() as tmp, GameRecords(Path(tmp) / "g.sqlite3") as records:
