@@ -191,9 +191,9 @@ class Referee:
             column = self.table.find_top(seat, card) or column
         top = self.table.top(pile)
         reason: str | None = None
-        if self.phase == "dealt" or top is None:
+        if self.phase == "dealt" or not self.table.piles[pile]:
             reason = f"the {pile} pile has no spit card yet"
-        elif card is not None and not card.fits_on(top):
+        elif card is not None and top is not None and not card.fits_on(top):
             reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
         elif (self.rules.one_hand and seat in self._last_play
               and 0 < event.t - self._last_play[seat] < self.rules.two_cards_window):
@@ -228,7 +228,7 @@ class Referee:
     def _move(self, event: Move) -> list[Call]:
         calls: list[Call] = [Call(event.t, self._stamp(event), None)]
         target = self.table.column(event.player, event.to_column)
-        if target is not None and not target.is_empty:
+        if target is not None and target.has_up and target.up is not None:
             reason = f"column {event.to_column} is not empty; cards move only into an empty column"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, event.player, event.card,
                                                None, event.to_column),
