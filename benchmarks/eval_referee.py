@@ -1,12 +1,16 @@
 """End-to-end evaluation of the referee: render games, replay them, compare with the truth.
 
     .venv/bin/python benchmarks/eval_referee.py --games 6              # video, reserved decks
+    .venv/bin/python benchmarks/eval_referee.py --oracle --games 3      # video labels, no reader
     .venv/bin/python benchmarks/eval_referee.py --synthetic --games 50  # readings, no video
 
 Video mode renders each simulated game with a reserved deck family (never used for
 training), hands and noise (``tablecam render``), referees the video through the
 whole pipeline exactly as ``tablecam replay`` does (card reader included, presses from
 the truth's button lines), and scores the events against the render truth.
+Oracle mode renders the same reserved-deck games but reads each zone from the
+renderer's own labels (a perfect card reader that still sees hands, motion and the
+camera's timing), to separate the tracker and referee from the card reader.
 Synthetic mode skips video: it feeds the tracker readings made from the simulator's
 events with hands, misreads, blur and dropped frames, to measure the tracker and
 referee logic over many more games.  Prints one JSON object of figures.
@@ -31,7 +35,7 @@ from tablecam.referee.scoring import Score, score_game
 from tablecam.tracking import Tracker
 from tablecam.tracking.synthetic import Noise, synthetic_readings
 
-RESERVED_DECKS = ("kde-svg-dondorf", "kde-svg-tigullio-international", "gnome-anglo_poker")
+ZONES = tuple(f"{s}{i}" for s in "AB" for i in range(1, 6)) + ("left", "right", "spitA", "spitB")
 
 
 def presses_of(events: list[AnyEvent]) -> list[ButtonPress]:
@@ -60,16 +64,58 @@ def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEve
     return truth, ours, frames
 
 
-def video_game(seed: int, deck: str, workdir: Path, model: Path | None) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+def oracle_game(seed: int) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+    """A reserved-deck rendered game read from the renderer's labels instead of the reader."""
+    from tablecam.render.decks import list_decks
+    from tablecam.render.frame import FrameRenderer
+    from tablecam.render.video import prepare_game
+    from tablecam.tracking.synthetic import SyntheticReading, SyntheticZone
+
+    reserved = [d for d in list_decks(include_reserved=True) if d.reserved]
+    game = prepare_game(seed, decks=reserved, size=(1280, 720))
+    renderer = FrameRenderer(game.scene, game.timeline)
+    truth = list(game.events)
+    presses = presses_of(truth)
+    tracker, referee = Tracker(), Referee()
+    ours: list[AnyEvent] = []
+    k = 0
+    end = max(e.t for e in truth) + 2.0
+    frames = int(end * game.scene.fps)
+    for index in range(frames):
+        t = index / game.scene.fps
+        _, labels = renderer.frame_with_labels(t, index)
+        zones: dict[str, SyntheticZone] = {}
+        for zone in ZONES:
+            here = [label for label in labels if label.zone == zone]
+            if not here:
+                zones[zone] = SyntheticZone("empty")
+            elif here[-1].visible < 0.6:
+                zones[zone] = SyntheticZone("covered")
+            else:
+                top = here[-1]
+                zones[zone] = SyntheticZone("face_up", top.card) if top.face_up else SyntheticZone("face_down")
+        while k < len(presses) and presses[k].t <= t:
+            ours += [c.event for c in referee.press(presses[k]) if c.event is not None]
+            k += 1
+        tracker.expected_columns = referee.expected_columns()
+        tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
+        ours += [c.event for c in judge(tracker.update(SyntheticReading(t, zones)), referee)
+                 if c.event is not None]
+        ours += [c.event for c in referee.tick(t, tracker.busy) if c.event is not None]
+    return truth, ours, {"frames": float(frames), "deck": 0.0}
+
+
+def video_game(seed: int, workdir: Path, model: Path | None) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
     from tablecam.app import run_pipeline
     from tablecam.capture import open_source
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
 
-    video = workdir / f"game-{seed}-{deck}.mp4"
-    truth_path = workdir / f"game-{seed}-{deck}.jsonl"
-    command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--deck", deck,
-               "--out", str(video), "--truth", str(truth_path)]
+    video = workdir / f"game-{seed}.mp4"
+    truth_path = workdir / f"game-{seed}.jsonl"
+    command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--decks", "reserved",
+               "--size", "1280x720", "--out", str(video), "--truth", str(truth_path)]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     truth = read_events(truth_path)
     reader = TableReader(CardClassifier(model))
@@ -86,6 +132,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--first-seed", type=int, default=1000)
     parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
+    parser.add_argument("--oracle", action="store_true",
+                        help="rendered games read from the renderer's labels, not the card reader")
     parser.add_argument("--misread", type=float, default=0.02)
     parser.add_argument("--blur", type=float, default=0.02)
     parser.add_argument("--drop", type=float, default=0.05)
@@ -106,20 +154,24 @@ def main() -> int:
                 truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop))
                 frames += n
                 label = "synthetic"
+            elif args.oracle:
+                truth, ours, figures = oracle_game(seed)
+                frames += int(figures["frames"])
+                label = "oracle"
             else:
-                deck = RESERVED_DECKS[i % len(RESERVED_DECKS)]
-                truth, ours, figures = video_game(seed, deck, workdir, args.model)
+                truth, ours, figures = video_game(seed, workdir, args.model)
                 frames += int(figures["frames"])
                 cpu += figures["cpu_s"]
                 video_s += figures["video_s"]
-                label = deck
+                label = "video"
             score = score_game(truth, ours)
             total.add(score)
             per_game.append({"seed": seed, "input": label, **score.summary()})
             print(json.dumps(per_game[-1]), file=sys.stderr, flush=True)
-    figures_out: dict[str, object] = {"mode": "synthetic" if args.synthetic else "video",
+    mode = "synthetic" if args.synthetic else "oracle" if args.oracle else "video"
+    figures_out: dict[str, object] = {"mode": mode,
                                       "games": args.games, "frames": frames, **total.summary()}
-    if not args.synthetic:
+    if mode == "video":
         figures_out["pipeline_fps_per_core"] = frames / cpu if cpu else 0.0
         figures_out["video_seconds"] = video_s
     figures_out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
