@@ -187,22 +187,24 @@ class Referee:
         calls: list[Call] = []
         seat, card, pile = event.player, event.card, event.pile
         column = event.column
-        if card is not None:
-            column = self.table.find_top(seat, card) or column
+        # A play is "seen whole" when the card was known as the top of its column.
+        known_top = self.table.find_top(seat, card) if card is not None else None
+        column = known_top or column
         top = self.table.top(pile)
         reason: str | None = None
         if self.phase == "dealt" or not self.table.piles[pile]:
             reason = f"the {pile} pile has no spit card yet"
         elif card is not None and top is not None and not card.fits_on(top):
             reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
-        elif (self.rules.one_hand and seat in self._last_play
+        elif (self.rules.one_hand and known_top is not None and seat in self._last_play
               and 0 < event.t - self._last_play[seat] < self.rules.two_cards_window):
             reason = "two cards at once; the one-hand rule allows one card at a time"
         self.table.remove_top(seat, column)
         self.table.piles[pile].append(card)
         if card is not None:
             self._played_from[card] = (seat, column)
-        self._last_play[seat] = event.t
+        if known_top is not None:
+            self._last_play[seat] = event.t
         self._last_to_centre = seat
         stamped = Play(event.t, self.round, seat, card, pile, column)
         calls.append(Call(event.t, stamped, None))

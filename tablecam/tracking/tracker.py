@@ -98,6 +98,10 @@ class _Zone:
     last_agree: float = 0.0  # the last time a reading agreed with the accepted value
     last_hidden: float = -1e9  # the last time a hand (or a camera gap) hid the zone
     interrupted: bool = False  # a hand came over the zone while a new value was voted on
+    # Unreadable cards look alike: the reader's re-read of a pile says a new one landed.
+    generation: int = 0
+    accepted_generation: int = 0
+    candidate_generation: int = 0
 
 
 @dataclass(slots=True)
@@ -173,6 +177,7 @@ class Tracker:
         busy = False
         gap = t - self._last_t > 0.5
         self._last_t = t
+        reread = set(getattr(reading, "reread", ()) or ())
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
             state = obs.state
@@ -186,7 +191,10 @@ class Tracker:
                 continue
             zone.covered = False
             value: ZoneValue = (state, obs.card if state == "face_up" else None)
-            if value == zone.accepted:
+            unreadable = value == ("face_up", None)
+            if unreadable and name in PILES and name in reread and self._phase == "playing":
+                zone.generation += 1
+            if value == zone.accepted and (not unreadable or zone.generation == zone.accepted_generation):
                 zone.candidate, zone.run = None, 0
                 zone.last_agree = t
                 continue
@@ -201,11 +209,13 @@ class Tracker:
                     or (value[1] is not None and self._where(value[1])[0] == "unknown")):
                 needed += 1  # a reveal is not urgent, and a misread one would stick
                 careful = True
-            if value == zone.candidate and not (careful and zone.interrupted):
+            same = value == zone.candidate and (not unreadable or zone.generation == zone.candidate_generation)
+            if same and not (careful and zone.interrupted):
                 zone.run += 1
             else:
                 # Careful changes count only frames in a row with no hand in between.
                 zone.candidate, zone.run = value, 1
+                zone.candidate_generation = zone.generation
             zone.interrupted = False
             if zone.run >= needed:
                 changes.append((name, zone.accepted, value))
@@ -213,6 +223,7 @@ class Tracker:
         for name, _old, value in changes:
             zone = self._zones[name]
             zone.accepted, zone.candidate, zone.run = value, None, 0
+            zone.accepted_generation = zone.candidate_generation
         self._busy = busy
         out: list[Tracked] = []
         if changes:
@@ -532,6 +543,16 @@ class Tracker:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:
                     return rebuilt
+        if card is None and not self.spit_expected and self._in_hand:
+            # An unreadable card landed while a card we know is in a hand: that one,
+            # if it may go there (the earliest to leave its column first).
+            below = cards[-1] if cards else None
+            fitting = [(hand.since, known) for known, hand in self._in_hand.items()
+                       if below is None or known.fits_on(below)]
+            if fitting:
+                known = min(fitting)[1]
+                hand = self._in_hand[known]
+                return self._play(t, hand.seat, hand.column, known, pile)
         if not self.spit_expected and self._unknown_hands:
             # An unreadable top left its column and this card landed: that was the card.
             hand = self._unknown_hands.pop(0)
