@@ -223,13 +223,15 @@ function renderRounds(rounds) {
   view.lastRounds = rounds;  // a rename redraws the table and chart with the new names
   const body = document.querySelector("#round-table tbody");
   body.replaceChildren();
+  const latest = rounds.length ? rounds[rounds.length - 1].round : 0;
   for (const r of rounds) {
     const took = ["A", "B"].filter((s) => r.taken && s in r.taken)
       .map((s) => `${name(s)} ${r.taken[s]}`).join(", ");
     const after = r.cards_after ? `${name("A")} ${r.cards_after.A} · ${name("B")} ${r.cards_after.B}` : "";
     body.append(el("tr", {"data-round": r.round},
       el("td", {}, r.round),
-      el("td", {}, r.winner ? name(r.winner) + (r.game_winner ? " (game)" : "") : "playing"),
+      el("td", {}, r.winner ? name(r.winner) + (r.game_winner ? " (game)" : "")
+                            : (r.round < latest ? "not seen" : "playing")),
       el("td", {}, took),
       el("td", {}, after)));
   }
@@ -265,7 +267,10 @@ function renderChart(rounds) {
     chart.append(svg("polyline", {points, class: `series seat-${s}`, "data-seat": s}));
     series[s].forEach((v, i) => chart.append(svg("circle", {cx: x(i), cy: y(v), r: 3, class: `seat-${s}`},)));
     const lastV = series[s][series[s].length - 1];
-    chart.append(svg("text", {x: x(series[s].length - 1) - 4, y: y(lastV) - 6, "text-anchor": "end", class: `legend seat-${s}`}, name(s)));
+    // When both end on the same count, A's name goes under the line and B's above it.
+    const tie = series.A[series.A.length - 1] === series.B[series.B.length - 1];
+    const dy = tie && s === "A" ? 14 : -6;
+    chart.append(svg("text", {x: x(series[s].length - 1) - 4, y: y(lastV) + dy, "text-anchor": "end", class: `legend seat-${s}`}, name(s)));
   }
 }
 
