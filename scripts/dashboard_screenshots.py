@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +48,9 @@ def shoot_demo(out: Path, until: float) -> None:
                 break
         else:
             raise SystemExit("tablecam demo ended before serving its dashboard")
+        # Keep reading its stderr so the demo never blocks on a full pipe.
+        threading.Thread(target=lambda: sys.stderr.writelines(demo.stderr or []),
+                         daemon=True).start()
         started = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
             context = playwright.chromium.launch_persistent_context(
