@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -103,11 +104,27 @@ class Camera:
         """Roughly how many table millimetres one pixel spans at the image centre."""
         return self.height_mm / self.focal
 
-    def table_grid(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def table_grid(self, step: int = 1) -> tuple[npt.NDArray[np.float32],
+                                                  npt.NDArray[np.float32]]:
         """For every image pixel, the table point (x, y in mm) it sees: the remap grid
-        that lays a table texture under the camera, distortion included."""
-        u, v = np.meshgrid(np.arange(self.width, dtype=np.float64),
-                           np.arange(self.height, dtype=np.float64))
+        that lays a table texture under the camera, distortion included.  With
+        ``step`` > 1 it is solved every ``step`` pixels and interpolated (the map is
+        smooth, and this is most of a scene's setup time)."""
+        if step > 1:
+            cols, rows = -(-self.width // step), -(-self.height // step)
+            # sample where cv2.resize's pixel-centre convention puts the coarse pixels
+            us = (np.arange(cols) + 0.5) * (self.width / cols) - 0.5
+            vs = (np.arange(rows) + 0.5) * (self.height / rows) - 0.5
+            cx, cy = self._grid_at(*np.meshgrid(us, vs))
+            size = (self.width, self.height)
+            return (np.asarray(cv2.resize(cx, size, interpolation=cv2.INTER_LINEAR), np.float32),
+                    np.asarray(cv2.resize(cy, size, interpolation=cv2.INTER_LINEAR), np.float32))
+        return self._grid_at(*np.meshgrid(np.arange(self.width, dtype=np.float64),
+                                          np.arange(self.height, dtype=np.float64)))
+
+    def _grid_at(self, u: npt.NDArray[np.float64], v: npt.NDArray[np.float64]
+                 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The table points seen at pixel positions ``u``, ``v`` (arrays of one shape)."""
         xd = (u.ravel() - self.width / 2) / self.focal
         yd = (v.ravel() - self.height / 2) / self.focal
         # undo r_d = r_u (1 + k1 r_u^2) by Newton's method on the radius
@@ -125,6 +142,6 @@ class Camera:
         scale = -self.centre[2] / np.minimum(rays[:, 2], -1e-3)
         # the table is a few metres across at most; beyond it, repeat its edge
         table = np.clip(self.centre[:2] + rays[:, :2] * scale[:, None], -3000, 3000)
-        x = table[:, 0].reshape(self.height, self.width).astype(np.float32)
-        y = table[:, 1].reshape(self.height, self.width).astype(np.float32)
+        x = table[:, 0].reshape(u.shape).astype(np.float32)
+        y = table[:, 1].reshape(u.shape).astype(np.float32)
         return x, y

@@ -182,7 +182,7 @@ def glare_map(look: Look, width: int, height: int) -> FloatImage:
 
 def table_albedo(camera: Camera, look: Look, rng: np.random.Generator) -> Image:
     """The bare table as the camera sees it, before light (BGR, distortion included)."""
-    grid_x, grid_y = camera.table_grid()
+    grid_x, grid_y = camera.table_grid(step=4)
     px_per_mm = min(3.0, 1.3 / camera.mm_per_pixel())
     x_range = (float(grid_x.min()) - 5, float(grid_x.max()) + 5)
     y_range = (float(grid_y.min()) - 5, float(grid_y.max()) + 5)
