@@ -2,6 +2,8 @@
 
 The full run plays the golden game (140 s) in real time at 10 camera frames per
 second; ``--quick`` plays it four times faster (so 40 frames per wall second).
+``tablecam bench dashboard-page`` times events from the hub to the page in headless
+Chromium (needs the ``playwright`` dev dependency and Debian's chromium).
 """
 
 from __future__ import annotations
@@ -36,4 +38,47 @@ def dashboard_load(quick: bool) -> list[Figure]:
     ]
 
 
-BENCHMARKS: dict[str, Callable[[bool], list[Figure]]] = {"dashboard": dashboard_load}
+def page_latency(quick: bool) -> list[Figure]:
+    """Event to page in headless Chromium: publish golden events one by one, time the page."""
+    import json
+    import shutil
+    import statistics
+    import tempfile
+    import time
+
+    from playwright.sync_api import sync_playwright
+
+    from tablecam.dashboard.hub import LiveHub
+    from tablecam.dashboard.loadtest import GOLDEN
+    from tablecam.dashboard.server import DashboardServer
+
+    count = 20 if quick else 100
+    events = [json.loads(line) for line in GOLDEN.read_text().splitlines()[:count]]
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    delays: list[float] = []
+    hub = LiveHub()
+    with DashboardServer(hub, port=0, host="127.0.0.1") as server, \
+            tempfile.TemporaryDirectory() as profile, sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=chromium, args=args, headless=True)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_function("window.tablecamStats && window.tablecamStats.snapshots > 0")
+        for number, event in enumerate(events, start=1):
+            sent = time.time() * 1000
+            hub.publish_event(event, None)
+            page.wait_for_function(f"window.tablecamStats.events >= {number}", polling=5)
+            delays.append(float(page.evaluate("window.tablecamStats.lastEventAt")) - sent)
+            time.sleep(0.05)
+        context.close()
+    return [
+        Figure(f"event to page in Chromium, median of {count}", statistics.median(delays), "ms"),
+        Figure("event to page in Chromium, worst", max(delays), "ms"),
+    ]
+
+
+BENCHMARKS: dict[str, Callable[[bool], list[Figure]]] = {
+    "dashboard": dashboard_load, "dashboard-page": page_latency,
+}
