@@ -95,7 +95,17 @@ class Camera:
         cam = (pts - self.centre) @ self.rotation.T
         z = np.maximum(cam[:, 2], 1e-6)
         xn, yn = cam[:, 0] / z, cam[:, 1] / z
-        factor = 1 + self.k1 * (xn * xn + yn * yn)
+        r2 = xn * xn + yn * yn
+        factor = 1 + self.k1 * r2
+        if self.k1 < 0:
+            # past r_max the barrel model folds back into the picture; keep far-off points
+            # (a hand resting beyond the table edge) moving outwards instead
+            r_max = math.sqrt(1 / (3 * -self.k1))
+            r = np.sqrt(r2)
+            beyond = r > r_max
+            if beyond.any():
+                edge = r_max * (1 + self.k1 * r_max * r_max)
+                factor[beyond] = (edge + (r[beyond] - r_max) * 0.5) / r[beyond]
         u = self.focal * xn * factor + self.width / 2
         v = self.focal * yn * factor + self.height / 2
         return np.stack([u, v], axis=1)

@@ -236,25 +236,28 @@ class FrameRenderer:
         polys = self._hand_polygons(seat, key)
         z_hand = max(0.0, key.z) + 18
         image_polys = [self.project(p, z_hand) for p, _ in polys]
-        all_pts = np.vstack(image_polys)
-        x0 = max(0, int(all_pts[:, 0].min()) - 40)
-        y0 = max(0, int(all_pts[:, 1].min()) - 40)
-        x1 = min(cam.width, int(all_pts[:, 0].max()) + 40)
-        y1 = min(cam.height, int(all_pts[:, 1].max()) + 40)
+        # the shadow falls away from the light, further off the higher the hand is
+        sdx, sdy = self.shadow_dir
+        shift = np.array([sdx, sdy]) * (6 + key.z * 0.8)
+        shadow_polys = [self.project(poly + shift, 0.0) for poly, _ in polys]
+        k = max(5, int(round((8 + key.z * 0.3) / cam.mm_per_pixel())) | 1)
+        all_pts = np.clip(np.vstack(image_polys + shadow_polys), -1e5, 1e5)
+        margin = 40 + k
+        x0 = max(0, int(all_pts[:, 0].min()) - margin)
+        y0 = max(0, int(all_pts[:, 1].min()) - margin)
+        x1 = min(cam.width, int(all_pts[:, 0].max()) + margin)
+        y1 = min(cam.height, int(all_pts[:, 1].max()) + margin)
         if x1 <= x0 or y1 <= y0:
             return image_polys
         roi = frame[y0:y1, x0:x1]
         blur_needed = math.hypot(*motion) > 3
         original = roi.copy() if blur_needed else roi
         touched = np.zeros(roi.shape[:2], np.uint8)
-        # soft shadow on the table, further off the higher the hand is
-        sdx, sdy = self.shadow_dir
-        shift = np.array([sdx, sdy]) * (6 + key.z * 0.8)
+        # soft shadow on the table
         mask = np.zeros(roi.shape[:2], np.uint8)
-        for poly, _ in polys:
-            pts = self.project(poly + shift, 0.0) - [x0, y0]
-            cv2.fillPoly(mask, [np.round(pts * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
-        k = max(5, int(round((8 + key.z * 0.3) / cam.mm_per_pixel())) | 1)
+        for pts in shadow_polys:
+            cv2.fillPoly(mask, [np.round((pts - [x0, y0]) * 4).astype(np.int32)], 255,
+                         cv2.LINE_AA, 2)
         mask = np.asarray(cv2.blur(mask, (k, k)), np.uint8)
         strength = self.scene.look.shadow * (1.0 - min(0.6, key.z / 200))
         keep = cv2.convertScaleAbs(mask, alpha=-strength, beta=255)
