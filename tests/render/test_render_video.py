@@ -44,6 +44,14 @@ def test_camera_grid_and_projection_agree() -> None:
     assert camera.project([[100, 0]])[0][0] > camera.project([[-100, 0]])[0][0]
 
 
+def test_far_points_stay_outside_the_picture() -> None:
+    camera = Camera(width=1280, height=720, lens="module3-wide", height_mm=650, tilt_deg=15,
+                    k1_scale=1.3)
+    for far in ([0, -4000, 0], [4000, 0, 0], [-3000, 3000, 100]):
+        u, v = camera.project([far])[0]
+        assert not (0 <= u < 1280 and 0 <= v < 720), f"{far} folded back to {u:.0f},{v:.0f}"
+
+
 def test_golden_game_timeline_matches_its_events() -> None:
     events = read_events(GOLDEN)
     timeline = Timeline(events, seed=1)
