@@ -58,6 +58,14 @@ class _Drawn:
     corners: npt.NDArray[np.float64]
 
 
+def _densify(polygon: npt.NDArray[np.float64], parts: int) -> npt.NDArray[np.float64]:
+    """The polygon with each edge split into ``parts``, so that a long edge bends with
+    the lens distortion once projected instead of cutting straight across."""
+    following = np.roll(polygon, -1, axis=0)
+    steps = np.linspace(0, 1, parts, endpoint=False)[None, :, None]
+    return (polygon[:, None, :] + (following - polygon)[:, None, :] * steps).reshape(-1, 2)
+
+
 class FrameRenderer:
     """Frames of one scene and timeline; ``frame(t)`` is deterministic in ``t``."""
 
@@ -185,7 +193,7 @@ class FrameRenderer:
         """A forearm, palm, fingers and thumb around ``key`` in table mm (x, y, z)."""
         L = self.scene.layout
         sign = 1.0 if seat == "A" else -1.0
-        shoulder = np.array([140.0 * sign, -sign * (L.row_y + 650)])
+        shoulder = np.array([140.0 * sign, -sign * (L.row_y + 1500)])  # beyond the rest point
         tip = np.array([key.x, key.y])
         heading = tip - shoulder
         heading /= max(1e-6, float(np.linalg.norm(heading)))
@@ -210,8 +218,9 @@ class FrameRenderer:
         wrist_l, wrist_r = at(-30, -45), at(30, -45)
         mid_l, mid_r = at(-38, -190), at(38, -190)
         # the sleeve runs on past the elbow to the player's shoulder, off the table
-        polys.append((np.array([at(-60, -900), at(60, -900), mid_r, mid_l]), "sleeve"))
-        polys.append((np.array([mid_l, mid_r, wrist_r, wrist_l]), "skin"))
+        polys.append((_densify(np.array([at(-60, -900), at(60, -900), mid_r, mid_l]), 12),
+                      "sleeve"))
+        polys.append((_densify(np.array([mid_l, mid_r, wrist_r, wrist_l]), 6), "skin"))
         ring = [at(40 * math.cos(a), 48 * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 14,
                                                                              endpoint=False)]
         polys.append((np.array(ring), "skin"))

@@ -65,7 +65,7 @@ class Layout:
 
     def rest(self, seat: Seat, x: float = 0.0) -> tuple[float, float]:
         """Where a hand waits, off the table on the player's side."""
-        return (x * 0.7, -(self.row_y + 420)) if seat == "A" else (x * 0.7, self.row_y + 420)
+        return (x * 0.7, -(self.row_y + 900)) if seat == "A" else (x * 0.7, self.row_y + 900)
 
     def button(self, seat: Seat) -> tuple[float, float]:
         """Where a player's spit/slap buttons sit: on the table edge, to their left."""
@@ -104,6 +104,7 @@ class HandKey:
     y: float
     z: float
     flat: bool = False  # palm down on the table (a slap or taking a pile)
+    resting: bool = False  # off the table, out of the picture
 
 
 @dataclass
@@ -123,6 +124,8 @@ class HandTrack:
         if i == 0 or i == len(self.keys):
             return None
         a, b = self.keys[i - 1], self.keys[i]
+        if a.resting and b.resting:
+            return None
         span = max(1e-6, b.time - a.time)
         s = (t - a.time) / span
         s = s * s * (3 - 2 * s)
@@ -295,6 +298,8 @@ class Timeline:
             span = max(0.1, deal.t - start - 0.2)
             step = span / max(1, len(order))
             track = self.hands[seat]
+            rx, ry = self.layout.rest(seat)
+            track.keys.append(HandKey(start - 0.4, rx, ry, 60, resting=True))
             track.keys.append(HandKey(start, sx, sy, 30))
             for i, (col, depth, up) in enumerate(order):
                 t = start + (i + 1) * step
@@ -303,8 +308,7 @@ class Timeline:
                 self._op(t, "lift", f"spit{seat}")
                 self._op(t, "put", f"{seat}{col}", placed)
                 track.keys.append(HandKey(t, placed.x, placed.y, 25))
-            rx, ry = self.layout.rest(seat)
-            track.keys.append(HandKey(deal.t + 0.35, rx, ry, 60))
+            track.keys.append(HandKey(deal.t + 0.35, rx, ry, 60, resting=True))
 
     def _gather(self, t: float) -> None:
         """After a round, each player sweeps up what is left on their side."""
@@ -312,8 +316,9 @@ class Timeline:
             x, y = self.layout.column(seat, 3)
             rx, ry = self.layout.rest(seat)
             track = self.hands[seat]
-            track.keys.extend([HandKey(t - 0.6, rx, ry, 60), HandKey(t - 0.1, x, y, 10, True),
-                               HandKey(t + 0.5, rx, ry, 40)])
+            track.keys.extend([HandKey(t - 0.6, rx, ry, 60, resting=True),
+                               HandKey(t - 0.1, x, y, 10, True),
+                               HandKey(t + 0.5, rx, ry, 40, resting=True)])
             for col in range(1, 6):
                 self._op(t, "clear", f"{seat}{col}")
             self._op(t, "clear", f"spit{seat}")
@@ -326,10 +331,11 @@ class Timeline:
         event = m.event
         reach = m.start + 0.55 * (m.touch - m.start)
 
-        def key(t: float, xy: tuple[float, float], z: float, flat: bool = False) -> None:
-            track.keys.append(HandKey(t, xy[0], xy[1], z, flat))
+        def key(t: float, xy: tuple[float, float], z: float, flat: bool = False,
+                resting: bool = False) -> None:
+            track.keys.append(HandKey(t, xy[0], xy[1], z, flat, resting))
 
-        key(m.start, rest, 60)
+        key(m.start, rest, 60, resting=True)
         if m.kind == "play" and isinstance(event, Play):
             col = L.column(seat, event.column)
             key(reach, col, 15)
@@ -359,7 +365,7 @@ class Timeline:
             track.held.append((reach, back, shown, 1))
             key(back, col_xy, 12)
             self._op(back, "restore", f"{seat}{m.column}")
-            key(back + 0.35, rest, 60)
+            key(back + 0.35, rest, 60, resting=True)
             return
         elif m.kind == "spit" and isinstance(event, Spit) and m.pile is not None:
             key(reach, L.spit(seat), 15)
@@ -372,7 +378,7 @@ class Timeline:
             pile_xy = L.pile(m.pile)
             key(m.touch, pile_xy, 8, True)
             self._op(m.touch, "take", m.pile, seat)
-            key(m.end, rest, 20, True)
+            key(m.end, rest, 20, True, resting=True)
         elif m.kind == "slap":
             # the hand comes down on the pile this player goes on to take
             later: list[Pile] = [e.pile for e in self.events if isinstance(e, Take)
@@ -385,7 +391,7 @@ class Timeline:
             key(m.touch, L.column(seat, m.column), 30)
         else:
             key(m.touch, rest, 60)
-        key(m.end + 0.25, rest, 60)
+        key(m.end + 0.25, rest, 60, resting=True)
 
     # ---- applying -------------------------------------------------------------------
     def _apply_ops(self) -> list[Snapshot]:
