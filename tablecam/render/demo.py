@@ -20,11 +20,11 @@ from tablecam.render.video import prepare_game, render_video
 
 DEMO_SEED: Final = 256  # a complete two-round simulated game of about 68 seconds
 DEMO_DECK: Final = "gnome-anglo"
-_DEMO_VERSION: Final = "demo-v3"
+_DEMO_VERSION: Final = "demo-v4"
 
 
 def demo_folder() -> Path:
-    """Where the demo recording lives: ``$XDG_CACHE_HOME/tablecam/decks/demo-v3``."""
+    """Where the demo recording lives: ``$XDG_CACHE_HOME/tablecam/decks/demo-v4``."""
     return cache_root().parent / _DEMO_VERSION
 
 
