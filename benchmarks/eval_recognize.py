@@ -140,7 +140,7 @@ def _unsquash(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], tupl
     best: tuple[tuple[int, float], npt.NDArray[np.uint8], tuple[float, float]] | None = None
     for sx, sy in ((4 / 3, 1.0), (1.0, 4 / 3)):
         stretched = np.asarray(cv2.resize(image, (round(w * sx), round(h * sy))), np.uint8)
-        found: list[FoundCard] = find_cards(stretched)
+        found: list[FoundCard] = find_cards(stretched, piles=False)
         key = (len(found), sum(f.score for f in found))
         if best is None or key > best[0]:
             best = (key, stretched, (sx, sy))

@@ -42,6 +42,8 @@ MIN_FILL: Final = 0.80
 #: Smallest fraction of its convex hull a card's region must fill (pips on the
 #: border and glare bite into the region).
 MIN_SOLIDITY: Final = 0.7
+#: A group whose area is mostly near edges is texture: no card is fitted in it.
+MAX_EDGE_DENSITY: Final = 0.7
 #: The finder works on images no larger than this (long side, pixels) ...
 WORK_SIZE: Final = 960
 #: ... and shrinks them further while the smallest card stays this wide (pixels).
@@ -449,37 +451,54 @@ def _inside_share(quad: Quad, mask: npt.NDArray[np.uint8]) -> float:
 
 
 def _cards_in_piles(union: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
-                    kept: list[_Candidate], size: tuple[float, float]) -> list[_Candidate]:
-    """Whole cards of known size inside groups of overlapping cards.
+                    kept: list[_Candidate], size: tuple[float, float] | None,
+                    width_range: tuple[float, float]) -> list[_Candidate]:
+    """Whole cards inside groups of overlapping cards.
 
     A group (a region of the card mask that the cards found so far do not explain)
     is outlined by pieces of its cards' sides.  Each straight piece, taken as one side
-    of a card of the known size starting at either end, gives a hypothesis; the
-    hypotheses whose four sides all lie on edges and that lie inside the group are
-    cards, best first.  The top card of a pile shows all four sides; the cards below
-    show only some, so they rank lower and overlapping ones are dropped.
+    of a card starting at either end, gives a hypothesis; the hypotheses whose four
+    sides all lie on edges and that lie inside the group are cards, best first.  The
+    top card of a pile shows all four sides; the cards below show only some, so they
+    rank lower and overlapping ones are dropped.  The card size is ``size`` when known;
+    otherwise each straight piece is tried as a whole short side and as a whole long
+    side (ratio 1.45).
     """
-    w, h = size
+    lo, hi = width_range
     contours, _ = cv2.findContours(union, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     added: list[_Candidate] = []
     for contour in contours:
         area = float(cv2.contourArea(contour))
-        if area < 1.15 * w * h or area > 12 * w * h:
-            continue
-        explained = sum(_polygon_overlap(c.quad, cv2.convexHull(contour).reshape(-1, 2)
-                                         .astype(np.float32))
-                        for c in kept + added if len(cv2.convexHull(contour)) >= 3)
-        if explained > 0.85 * area:
+        smallest = size[0] * size[1] * 1.15 if size else lo * lo * 1.4 * 1.15
+        largest = size[0] * size[1] * 12 if size else hi * hi * 1.4 * 12
+        if not smallest <= area <= largest:
             continue
         hull = cv2.convexHull(contour)
+        if len(hull) < 3:
+            continue
+        hull_quad = hull.reshape(-1, 2).astype(np.float32)
+        explained = sum(_polygon_overlap(c.quad, hull_quad) for c in kept + added)
+        if explained > 0.85 * area:
+            continue
         filled = np.zeros_like(union)
         cv2.fillConvexPoly(filled, hull.reshape(-1, 2), 255)
-        poly = cv2.approxPolyDP(hull, 0.02 * w, True).reshape(-1, 2).astype(np.float32)
+        if float((edges[filled > 0] > 0).mean()) > MAX_EDGE_DENSITY:
+            continue  # edges everywhere (texture, noise): edge support means nothing
+        step = 0.02 * (size[0] if size else lo)
+        poly = cv2.approxPolyDP(hull, max(step, 1.0), True).reshape(-1, 2).astype(np.float32)
+        sides = [float(np.linalg.norm(poly[(i + 1) % len(poly)] - poly[i]))
+                 for i in range(len(poly))]
+        if size:
+            sizes = [(size[0] * k, size[1] * k) for k in (0.92, 1.0, 1.08)]
+        else:
+            widths = sorted({round(v) for length in sides for v in (length, length / 1.45)
+                             if lo <= v <= hi})
+            sizes = [(float(v), float(v) * 1.45) for v in widths]
         hypotheses: list[tuple[float, Quad]] = []
         for i in range(len(poly)):
             p, q = poly[i], poly[(i + 1) % len(poly)]
-            length = float(np.linalg.norm(q - p))
-            if length < 0.45 * w:
+            length = sides[i]
+            if length < 0.45 * lo:
                 continue
             u = (q - p) / length
             n = np.array([-u[1], u[0]], np.float32)
@@ -487,17 +506,19 @@ def _cards_in_piles(union: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
             px, py = int(round(float(probe[0]))), int(round(float(probe[1])))
             if not (0 <= px < union.shape[1] and 0 <= py < union.shape[0]) or not filled[py, px]:
                 n = -n
-            for scale in (0.92, 1.0, 1.08):
-                for along, across in ((w * scale, h * scale), (h * scale, w * scale)):
-                    if length > along * 1.15:
+            for w, h in sizes:
+                for along, across in ((w, h), (h, w)):
+                    if length > along * 1.15 or length < 0.45 * along:
                         continue
                     for start in (p, q - u * along):
                         quad = np.array([start, start + u * along,
                                          start + u * along + n * across, start + n * across],
                                         np.float32)
                         support = _edge_support(quad, edges)
+                        if support < 0.75:
+                            continue
                         inside = _inside_share(quad, filled)
-                        if support >= 0.75 and inside >= 0.9:
+                        if inside >= 0.9:
                             hypotheses.append((support * inside, quad))
         hypotheses.sort(key=lambda x: x[0], reverse=True)
         for value, quad in hypotheses:
@@ -562,12 +583,14 @@ def find_cards(
     min_width: float | None = None,
     max_width: float | None = None,
     card_width: float | None = None,
+    piles: bool = True,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
 
     ``min_width``/``max_width`` bound the card's short side in image pixels (default:
     1/25 and 1/2 of the image's short side).  ``card_width`` (pixels), when known
-    (the table geometry knows it), lets the finder pick whole cards out of piles.
+    (the table geometry knows it), lets the finder pick whole cards out of piles;
+    ``piles=False`` skips that search (quicker, fewer cards from overlapping groups).
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
@@ -603,9 +626,8 @@ def find_cards(
     elif kept:
         sides = [_sides(c.quad) for c in kept]
         size = (float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides])))
-    if size is not None:
-        for union, _ in masks[:2]:
-            kept += _cards_in_piles(union, support, kept, size)
+    for union, _ in masks[:2] if piles else []:
+        kept += _cards_in_piles(union, support, kept, size, (lo, hi))
     covered = _covered_flags(kept, support)
 
     found: list[FoundCard] = []
