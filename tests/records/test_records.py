@@ -189,3 +189,12 @@ def test_history_errors_are_one_sentence_with_status_2(
     assert main(["history", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.sqlite3"
+    path.write_text("shopping list")
+    assert main(["history", "--db", str(path)]) == 2
+    assert "cannot open the game records" in capsys.readouterr().err
+    assert path.read_text() == "shopping list"
