@@ -22,6 +22,11 @@ from tablecam.geometry import LAYOUT, TableGeometry, geometry_from_homography
 
 MAT_MM: Final = (594.0, 420.0)
 MARKER_MM: Final = 50.0
+#: White margin around each marker, and the mat's cloth colour (BGR).
+QUIET_MM: Final = 8.0
+CLOTH_BGR: Final = (55, 95, 45)
+#: Length of the printed corner marks of each zone.
+TICK_MM: Final = 10.0
 DICTIONARY: Final = cv2.aruco.DICT_4X4_50
 #: Marker id -> centre of the marker on the mat (mm).
 MARKERS: Final[dict[int, tuple[float, float]]] = {
@@ -46,10 +51,16 @@ def marker_corners_mm(marker_id: int) -> npt.NDArray[np.float32]:
 
 
 def render_mat(dpi: float = 100.0) -> npt.NDArray[np.uint8]:
-    """The whole mat as a BGR image at ``dpi`` (white paper, grey zones, black markers)."""
+    """The whole mat as a BGR image at ``dpi``.
+
+    The cloth is a dark green so that white cards stand out from it (a white mat is a
+    light table: cards would barely show), with light corner marks and names for each
+    zone and the markers on white squares.
+    """
     px = dpi / 25.4
     width, height = round(MAT_MM[0] * px), round(MAT_MM[1] * px)
-    image = np.full((height, width, 3), 255, np.uint8)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = CLOTH_BGR
 
     def to_px(points: npt.ArrayLike) -> npt.NDArray[np.int32]:
         pts = np.asarray(points, np.float64) + np.array([MAT_MM[0] / 2, MAT_MM[1] / 2])
@@ -58,19 +69,29 @@ def render_mat(dpi: float = 100.0) -> npt.NDArray[np.uint8]:
     thick = max(1, round(0.8 * px))
     font = cv2.FONT_HERSHEY_SIMPLEX
     for zone, rect in LAYOUT.items():
-        corners = to_px(rect.corners())
-        cv2.polylines(image, [corners], True, (150, 150, 150), thick, cv2.LINE_AA)
+        # corner ticks only: a closed outline the size of a card would look like a card
+        # to the finder
+        corners = rect.corners()
+        for i in range(4):
+            here = corners[i]
+            for other in (corners[i - 1], corners[(i + 1) % 4]):
+                tip = here + (other - here) / np.linalg.norm(other - here) * TICK_MM
+                a, b = to_px(np.array([here, tip]))
+                cv2.line(image, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), (190, 200, 190),
+                         thick, cv2.LINE_AA)
         label = _LABELS.get(zone, zone)
         scale = 0.3 * px
         (tw, th), _ = cv2.getTextSize(label, font, scale, thick)
         cx, cy = to_px([[rect.x, rect.y]])[0]
         cv2.putText(image, label, (int(cx - tw / 2), int(cy + th / 2)), font, scale,
-                    (200, 200, 200), thick, cv2.LINE_AA)
+                    (120, 150, 110), thick, cv2.LINE_AA)
     dictionary = cv2.aruco.getPredefinedDictionary(DICTIONARY)
     side = round(MARKER_MM * px)
+    quiet = round(QUIET_MM * px)
     for marker_id in MARKERS:
         marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
         x0, y0 = to_px(marker_corners_mm(marker_id)[:1])[0]
+        image[y0 - quiet:y0 + side + quiet, x0 - quiet:x0 + side + quiet] = 255
         image[y0:y0 + side, x0:x0 + side] = marker[:, :, None]
     return image
 

@@ -142,12 +142,14 @@ class DealScene:
 def spit_deal_scene(up_cards: Sequence[Card], size: tuple[int, int] = (1280, 720),
                     colour: tuple[int, int, int] = (40, 90, 40), px_per_mm: float = 1.2,
                     seed: int = 0, jitter_mm: float = 3.0, faces: dict[Card, Image] | None = None,
-                    back: Image | None = None, centre: Sequence[Card] = ()) -> DealScene:
+                    back: Image | None = None, centre: Sequence[Card] = (),
+                    table: Image | None = None) -> DealScene:
     """A dealt Spit table: ten face-up cards (A1..A5 then B1..B5), the spit piles face
-    down, and optionally cards on the centre piles (``left`` then ``right``)."""
+    down, and optionally cards on the centre piles (``left`` then ``right``).  ``table``
+    (an image of ``size``) replaces the plain cloth, e.g. a picture of the ArUco mat."""
     rng = np.random.default_rng(seed)
     width, height = size
-    scene = background(size, colour, seed)
+    scene = background(size, colour, seed) if table is None else table.copy()
     homography = np.array([[px_per_mm, 0, width / 2], [0, px_per_mm, height / 2], [0, 0, 1]],
                           np.float64)
     card_w = 63 * px_per_mm

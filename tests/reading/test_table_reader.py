@@ -9,7 +9,7 @@ import numpy as np
 from tablecam.capture import Frame
 from tablecam.cards import FULL_DECK, Card
 from tablecam.geometry import ZONE_IDS
-from tablecam.reading.scenes import plain_back, plain_face, spit_deal_scene
+from tablecam.reading.scenes import background, plain_back, plain_face, spit_deal_scene
 from tablecam.reading.table_reader import TableReader
 
 
@@ -127,3 +127,35 @@ def test_without_a_dealt_layout_zones_are_empty_and_cards_are_listed() -> None:
     assert reading.zones == {}
     assert reading.geometry is None
     assert len(reading.cards) == 6
+
+
+def test_a_new_deal_moves_the_zones_after_relocate() -> None:
+    first = spit_deal_scene(UP, seed=16)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, first.image))
+    old_a1 = reader.geometry.zones["A1"].mean(axis=0)  # type: ignore[union-attr]
+    moved = np.roll(first.image, (30, 60), axis=(0, 1))  # the players sat down elsewhere
+    reader.relocate()
+    for k in range(6):
+        reading = reader.read(_frame(1.0 + k / 10, moved))
+    new_a1 = reader.geometry.zones["A1"].mean(axis=0)  # type: ignore[union-attr]
+    assert np.allclose(new_a1 - old_a1, (60, 30), atol=6)
+    assert reading.zones["A1"].card == UP[0]
+
+
+def test_the_mat_gives_the_zones_without_a_deal() -> None:
+    from tablecam.geometry.mat import find_mat, render_mat
+
+    mat = render_mat(dpi=1.2 * 25.4)
+    table = background((1280, 720), (90, 70, 50), 3)
+    y0, x0 = 360 - mat.shape[0] // 2, 640 - mat.shape[1] // 2
+    table[y0:y0 + mat.shape[0], x0:x0 + mat.shape[1]] = mat
+    scene = spit_deal_scene(UP, table=table, seed=17, centre=[Card.parse("KH")])
+    found = find_mat(scene.image)
+    assert found is not None
+    reading = TableReader(TemplateReader(), found.geometry).read(_frame(0.0, scene.image))
+    assert reading.geometry is found.geometry
+    for zone, (_, card) in scene.truth.items():
+        expected = "face_up" if card is not None else "face_down"
+        assert (reading.zones[zone].state, reading.zones[zone].card) == (expected, card), zone
+    assert reading.zones["right"].state == "empty"
