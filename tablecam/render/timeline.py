@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -446,12 +446,6 @@ class Timeline:
     def snapshot_at(self, t: float) -> Snapshot:
         """The resting cards at time ``t``."""
         return self.snapshots[max(0, bisect.bisect_right(self._times, t) - 1)]
-
-
-def visible_stack(cards: Iterable[Placed], limit: int = 8) -> list[Placed]:
-    """The top ``limit`` cards of a zone: lower ones are hidden under them."""
-    listed = list(cards)
-    return listed[-limit:]
 
 
 def card_corners_mm(placed: Placed, width_mm: float, height_mm: float = CARD_HEIGHT_MM
