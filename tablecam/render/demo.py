@@ -1,8 +1,10 @@
 """The built-in table recording that ``tablecam demo`` plays through the pipeline.
 
-It is rendered on first use (about a minute of a two-round game, 1280x720 from a
-Pi Camera Module 3, a training deck) and kept in the cache folder, with its truth and
-button presses next to it.  The demo must referee the video itself: the truth is for
+It is about a minute of a two-round game, 1280x720 from a Pi Camera Module 3, with a
+training deck.  A copy rendered by this code ships with the package
+(``tablecam/data/demo``, 3.6 MB) so that the demo starts at once on a fresh machine;
+without it the recording is rendered on first use into the cache folder.  Its truth
+and button presses lie next to it.  The demo must referee the video itself: the truth is for
 tests and evaluation, never to be announced as if it had been seen.
 """
 
@@ -23,8 +25,14 @@ DEMO_DECK: Final = "gnome-anglo"
 _DEMO_VERSION: Final = "demo-v4"
 
 
+_SHIPPED: Final = Path(__file__).resolve().parent.parent / "data" / "demo"
+_FILES: Final = ("demo.mp4", "truth.jsonl", "inputs.jsonl")
+
+
 def demo_folder() -> Path:
-    """Where the demo recording lives: ``$XDG_CACHE_HOME/tablecam/decks/demo-v4``."""
+    """Where the demo recording lives: the shipped copy, else the cache folder."""
+    if all((_SHIPPED / name).is_file() for name in _FILES):
+        return _SHIPPED
     return cache_root().parent / _DEMO_VERSION
 
 
@@ -32,7 +40,7 @@ def demo_recording(progress: Callable[[int, int], None] | None = None) -> Path:
     """The demo video (MP4), rendered now if it is not there yet."""
     folder = demo_folder()
     video = folder / "demo.mp4"
-    if video.is_file() and (folder / "truth.jsonl").is_file():
+    if all((folder / name).is_file() for name in _FILES):
         return video
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".demo-", dir=folder.parent))
