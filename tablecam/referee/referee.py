@@ -114,6 +114,8 @@ class Referee:
         """Judge one table event (from the tracker or a log) and return the calls it causes."""
         if self.phase == "game_over" and not isinstance(event, Button):
             return []
+        if self.phase == "waiting_deal" and isinstance(event, Play | Move | Reveal | Takeback):
+            return []  # the piles are taken: nothing is in play until the next deal
         match event:
             case Deal():
                 return self._deal(event)

@@ -80,10 +80,10 @@ def _p95(values: Sequence[float]) -> float:
 def score_game(truth: Sequence[AnyEvent], ours: Sequence[AnyEvent]) -> Score:
     """Compare our events with the truth of one game."""
     score = Score(games=1)
-    # A card that lands after its round has ended (a race lost by a millisecond) is
-    # not a play of the game; the truth logs it, the referee ignores it.
-    ended = {e.round: e.t for e in truth if isinstance(e, RoundEnd)}
-    truth_plays = [e for e in truth if isinstance(e, Play) and e.t <= ended.get(e.round, float("inf"))]
+    # A card that lands after the game has ended is not part of it (a card landing
+    # after a round's end still lies on the pile that is taken, so it counts).
+    game_over = min((e.t for e in truth if e.type == "game_end"), default=float("inf"))
+    truth_plays = [e for e in truth if isinstance(e, Play) and e.t <= game_over]
     our_plays = [e for e in ours if isinstance(e, Play)]
     score.plays = len(truth_plays)
     score.plays_reported = len(our_plays)

@@ -405,8 +405,14 @@ class Tracker:
             return self._pile_arrival(t, pile, new[1], hidden)
         if new[0] == "empty" and all(self._zones[p].accepted[0] == "empty"
                                      for p in PILES if p in self._zones):
-            self._phase = "idle"  # the piles were taken: the round is over
+            # The piles were taken: the round is over.  A card still in a hand went
+            # where the rules allow (the round's last card, hidden by a slap).
+            out: list[Tracked] = []
+            for card in list(self._in_hand):
+                out += self._settle_lost(t, card)
+            self._phase = "idle"
             self._cleared = set()
+            return out
         return []
 
     def _departure(self, t: float, name: str, old: ZoneValue, new: ZoneValue,
@@ -657,14 +663,25 @@ class Tracker:
         for card, hand in list(self._in_hand.items()):
             if t - hand.since < self.hand_timeout or self._busy:
                 continue
-            del self._in_hand[card]
-            column_value = self._column_value(hand.seat, hand.column)
-            if column_value == ("face_up", card):
-                continue
-            out.append(Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column "
-                                 f"{hand.column}; its pile is not known"))
-            out += self._release_reveal(hand.seat, hand.column)
+            out += self._settle_lost(t, card)
         return out
+
+    def _settle_lost(self, t: float, card: Card) -> list[Tracked]:
+        """A card left its column and was never seen landing: the rules may say where it went.
+
+        If it fits on exactly one pile's top, it was played there (a hand, a slap or the
+        end of the round hid it); otherwise where it went is not known, and that is said.
+        """
+        hand = self._in_hand.pop(card)
+        if self._column_value(hand.seat, hand.column) == ("face_up", card):
+            return []
+        fits = [p for p in PILES if self._r.pile_cards[p] and self._r.pile_cards[p][-1] is not None
+                and card.fits_on(self._r.pile_cards[p][-1])]  # type: ignore[arg-type]
+        if len(fits) == 1:
+            return self._play(t, hand.seat, hand.column, card, fits[0])
+        return [Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}; "
+                          "its pile is not known"),
+                *self._release_reveal(hand.seat, hand.column)]
 
 
 def _seat_column(zone: str) -> tuple[Seat, int]:
