@@ -10,10 +10,13 @@ from tablecam.dashboard.loadtest import run_load_test
 @pytest.mark.slow
 def test_twenty_viewers_keep_up_and_never_hold_up_the_publisher() -> None:
     # The first minute of the golden game at 6x real time: 60 frames per wall second.
-    result = run_load_test(viewers=20, speed=6.0, fps=10.0, until_t=60.0)
-    assert result.viewer_errors == 0
-    assert result.events_received_min == result.events_published > 50
-    assert result.publisher_late_s < 0.1
-    assert result.publish_p99_ms < 10
-    assert result.event_latency_p95_ms < 200
-    assert result.frames_per_s_per_viewer > 5
+    r = run_load_test(viewers=20, speed=6.0, fps=10.0, until_t=60.0)
+    assert r.viewer_errors == 0, r
+    assert r.events_received_min == r.events_published > 50, r
+    # The game finished on time and the publisher never fell far behind its clock
+    # (bounds loose enough for a shared CI machine; typical figures are ~20 ms).
+    assert r.wall_s < r.game_s / r.speed + 1.0, r
+    assert r.publisher_late_s < 0.25, r
+    assert r.publish_p99_ms < 20, r
+    assert r.event_latency_p95_ms < 200, r
+    assert r.frames_per_s_per_viewer > 5, r
