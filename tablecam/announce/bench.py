@@ -55,6 +55,36 @@ def warm_latencies(trials: int) -> list[float]:
         announcer.close()
 
 
+LONG_SENTENCE = ("Round two goes to Ada, who takes the left pile of nineteen cards; "
+                 "Bo has thirty-one cards for the next round.")
+
+
+def cut_in_latencies(trials: int) -> list[float]:
+    """Seconds from ``say("Spit!")`` to its first audio while a long sentence is spoken."""
+    chunks: queue.Queue[tuple[float, bytes]] = queue.Queue()
+    announcer = EspeakAnnouncer(on_audio=lambda chunk: chunks.put((time.perf_counter(), chunk)))
+    latencies = []
+    try:
+        for _ in range(trials):
+            announcer.say(LONG_SENTENCE)
+            chunks.get(timeout=10)
+            start = time.perf_counter()
+            announcer.say(PHRASE)
+            while True:  # the reserve process's WAV stream starts with its header
+                arrived, chunk = chunks.get(timeout=10)
+                if chunk.startswith(b"RIFF"):
+                    latencies.append(arrived - start)
+                    break
+            time.sleep(1.0)  # let "Spit!" finish so the next sentence finds the speaker free
+            while not chunks.empty():
+                chunks.get_nowait()
+        return latencies
+    except queue.Empty:
+        raise HardwareError("espeak-ng produced no audio within 10 s.") from None
+    finally:
+        announcer.close()
+
+
 def cold_latencies(trials: int) -> list[float]:
     """The same delay when a new espeak-ng process is started for each phrase."""
     latencies = []
@@ -79,12 +109,15 @@ def _speech(quick: bool) -> list[Figure]:
     trials = 5 if quick else 30
     warm = sorted(warm_latencies(trials))
     cold = sorted(cold_latencies(trials))
+    cut_in = sorted(cut_in_latencies(max(3, trials // 3)))
     with tempfile.TemporaryDirectory() as folder:
         length = wav_seconds(render_wav(PHRASE, Path(folder) / "spit.wav"))
     return [
         Figure(f"'{PHRASE}' start, warm espeak-ng (median of {trials})",
                statistics.median(warm) * 1000, "ms"),
         Figure(f"'{PHRASE}' start, warm espeak-ng (worst of {trials})", warm[-1] * 1000, "ms"),
+        Figure(f"'{PHRASE}' start, over a long sentence (median of {len(cut_in)})",
+               statistics.median(cut_in) * 1000, "ms"),
         Figure(f"'{PHRASE}' start, new process each time (median)",
                statistics.median(cold) * 1000, "ms"),
         Figure(f"'{PHRASE}' spoken length", length * 1000, "ms"),

@@ -7,6 +7,11 @@ process start-up and voice loading (``tablecam bench speech`` measures the delay
 and starts a new one if it died.  With ``on_audio`` the process writes its WAV stream
 to stdout instead of the speaker and every chunk is handed to the callback (used by
 the benchmark and the tests, which have no sound card).
+
+A short call ("Spit!", "Tie!") must not wait behind a long sentence that is still
+being spoken: espeak-ng queues what it is given, so a call of at most
+``URGENT_WORDS`` words that arrives while the speaker is busy cuts the sentence off
+and goes to a second warm process kept in reserve.  The console still has every word.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +32,17 @@ from tablecam.errors import HardwareError
 log = logging.getLogger("tablecam.announce")
 
 ESPEAK = "espeak-ng"
+URGENT_WORDS = 4
+
+
+def is_urgent(text: str) -> bool:
+    """A short call that should cut off a longer sentence still being spoken."""
+    return len(text.split()) <= URGENT_WORDS
+
+
+def spoken_seconds(text: str, words_per_minute: int) -> float:
+    """A rough length of ``text`` when spoken, for knowing when the speaker is free."""
+    return 0.3 + len(text.split()) * 60.0 / words_per_minute
 
 
 def espeak_available() -> bool:
@@ -71,15 +88,23 @@ class EspeakAnnouncer:
         self.command = espeak_command(voice, words_per_minute, amplitude,
                                       to_stdout=on_audio is not None)
         self.on_audio = on_audio
+        self.words_per_minute = words_per_minute
         self.restarts = 0
+        self.cut_offs = 0
         self._texts: queue.Queue[str | None] = queue.Queue()
         self._process: subprocess.Popen[bytes] | None = None
-        self._reader: threading.Thread | None = None
-        self._start_process()
+        self._readers: list[threading.Thread] = []
+        self._busy_until = 0.0
+        self._process = self._spawn()
+        self._reserve = self._spawn()
         self._worker = threading.Thread(target=self._speak_queue, name="espeak", daemon=True)
         self._worker.start()
 
     def _start_process(self) -> subprocess.Popen[bytes]:
+        self._process = self._spawn()
+        return self._process
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
         try:
             process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE,
@@ -87,11 +112,11 @@ class EspeakAnnouncer:
                 stderr=subprocess.DEVNULL, bufsize=0)
         except OSError as error:
             raise HardwareError(f"espeak-ng could not be started ({error.strerror}).") from None
-        self._process = process
         if self.on_audio is not None:
-            self._reader = threading.Thread(target=self._pass_audio, args=(process,),
-                                            name="espeak-audio", daemon=True)
-            self._reader.start()
+            reader = threading.Thread(target=self._pass_audio, args=(process,),
+                                      name="espeak-audio", daemon=True)
+            reader.start()
+            self._readers.append(reader)
         return process
 
     def _pass_audio(self, process: subprocess.Popen[bytes]) -> None:
@@ -114,7 +139,22 @@ class EspeakAnnouncer:
                 except (OSError, HardwareError) as error:
                     log.warning("could not speak %r: %s", text, error)
 
+    def _cut_off(self) -> None:
+        """Silence the sentence being spoken and speak next on the reserve process."""
+        busy, self._process = self._process, self._reserve
+        if busy is not None:
+            with contextlib.suppress(OSError):
+                busy.kill()
+        self._reserve = self._spawn()
+        self.cut_offs += 1
+        if busy is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                busy.wait(1.0)
+
     def _write(self, text: str, restart: bool = False) -> None:
+        now = time.monotonic()
+        if not restart and is_urgent(text) and now < self._busy_until:
+            self._cut_off()
         process = self._process
         if restart or process is None or process.poll() is not None:
             self.restarts += 1
@@ -122,6 +162,8 @@ class EspeakAnnouncer:
             process = self._start_process()
         assert process.stdin is not None
         process.stdin.write(text.encode("utf-8") + b"\n")
+        self._busy_until = (max(now, self._busy_until)
+                            + spoken_seconds(text, self.words_per_minute))
 
     def pending(self) -> int:
         """Announcements waiting for the worker thread."""
@@ -131,8 +173,9 @@ class EspeakAnnouncer:
         """Speak what is queued (up to ``timeout`` seconds), then stop espeak-ng."""
         self._texts.put(None)
         self._worker.join(timeout)
-        process = self._process
-        if process is not None:
+        for process in (self._process, self._reserve):
+            if process is None:
+                continue
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
                     process.stdin.close()
@@ -141,5 +184,5 @@ class EspeakAnnouncer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        if self._reader is not None:
-            self._reader.join(timeout)
+        for reader in self._readers:
+            reader.join(timeout)

@@ -58,7 +58,7 @@ def test_announcer_speaks_in_order_without_blocking() -> None:
         _collect(arrivals)
         start = time.perf_counter()
         speaker.say("Player B takes the right pile, nineteen cards.")
-        speaker.say("Spit!")
+        speaker.say("Ada has thirty-one cards next round.")  # long: queued, not a cut-off
         returned = time.perf_counter() - start
         first, _ = arrivals.get(timeout=5)
         total = _collect(arrivals)
@@ -66,7 +66,7 @@ def test_announcer_speaks_in_order_without_blocking() -> None:
         speaker.close()
     assert returned < 0.05  # say() only queues
     assert first - start < 1.0  # generous: the benchmark measures the real delay
-    # 22050 Hz 16-bit mono: both phrases together last well over two seconds
+    # 22050 Hz 16-bit mono: both sentences together last well over two seconds
     assert total / (22050 * 2) > 2.0
 
 
@@ -127,3 +127,36 @@ def test_spit_starts_within_100_ms() -> None:
 
     latencies = sorted(warm_latencies(5))
     assert latencies[2] < 0.100, latencies
+
+
+def test_a_short_call_cuts_off_a_long_sentence() -> None:
+    """"Spit!" must not wait until a long round summary has been read out."""
+    chunks: queue.Queue[tuple[float, bytes]] = queue.Queue()
+    announcer = EspeakAnnouncer(on_audio=lambda chunk: chunks.put((time.perf_counter(), chunk)))
+    try:
+        announcer.say("Round two goes to Ada, who takes the left pile of nineteen cards; "
+                      "Bo takes the right pile and has thirty-one cards for the next round.")
+        chunks.get(timeout=10)  # the sentence has started
+        start = time.perf_counter()
+        announcer.say("Spit!")
+        while True:  # a new WAV stream starts with its RIFF header
+            arrived, chunk = chunks.get(timeout=10)
+            if chunk.startswith(b"RIFF"):
+                break
+        assert announcer.cut_offs == 1
+        assert arrived - start < 1.0
+        announcer.say("and the next long sentence is spoken in full, without a cut")
+        time.sleep(0.2)
+        assert announcer.cut_offs == 1
+    finally:
+        announcer.close()
+
+
+def test_a_short_call_on_a_quiet_speaker_cuts_nothing() -> None:
+    announcer = EspeakAnnouncer(on_audio=lambda chunk: None)
+    try:
+        announcer.say("Spit!")
+        time.sleep(0.1)
+        assert announcer.cut_offs == 0
+    finally:
+        announcer.close()
