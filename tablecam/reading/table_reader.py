@@ -156,7 +156,8 @@ class TableReader:
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
             # a Spit table fills much of the view: cards are at least 1/28 of its short side
             smallest = min(image.shape[:2]) / 28
-            seen = read_cards(image, find_cards(image, min_width=smallest), self.classifier)
+            seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
+                              self.classifier)
             try:
                 dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
             except GeometryError:
