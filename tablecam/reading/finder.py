@@ -626,8 +626,17 @@ def find_cards(
     elif kept:
         sides = [_sides(c.quad) for c in kept]
         size = (float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides])))
-    for union, _ in masks[:2] if piles else []:
-        kept += _cards_in_piles(union, support, kept, size, (lo, hi))
+    if piles:
+        # an outline much larger than a card is a pile's top card grown by what sticks
+        # out below it: it does not explain its group, and gives way to whole cards
+        # found inside the group
+        limit = 1.25 * size[0] * size[1] if size else float("inf")
+        oversized = [c for c in kept if c.area > limit]
+        kept = [c for c in kept if c.area <= limit]
+        for union, _ in masks[:2]:
+            kept += _cards_in_piles(union, support, kept, size, (lo, hi))
+        kept += [o for o in oversized
+                 if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
     covered = _covered_flags(kept, support)
 
     found: list[FoundCard] = []
