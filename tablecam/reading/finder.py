@@ -630,7 +630,7 @@ def find_cards(
         # an outline much larger than a card is a pile's top card grown by what sticks
         # out below it: it does not explain its group, and gives way to whole cards
         # found inside the group
-        limit = 1.25 * size[0] * size[1] if size else float("inf")
+        limit = 1.5 * size[0] * size[1] if size else float("inf")
         oversized = [c for c in kept if c.area > limit]
         kept = [c for c in kept if c.area <= limit]
         for union, _ in masks[:2]:
