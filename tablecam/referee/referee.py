@@ -44,6 +44,9 @@ from tablecam.inputs import ButtonPress
 from tablecam.referee.table import TableModel, columns_for
 from tablecam.rules.settings import Settings
 
+#: A slap this long before the camera saw the round's last card still counts.
+EARLY_SLAP_S = 3.0
+
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
 
@@ -101,6 +104,7 @@ class Referee:
         self.round_winner: Seat | None = None
         self.spit_pile: dict[Seat, Pile] = self._own_piles()
         self._pending_slaps: list[ButtonPress] = []
+        self._early_slaps: list[ButtonPress] = []  # slaps before the camera saw the round end
         self._played_from: dict[Card, tuple[Seat, int]] = {}
         self._last_play: dict[Seat, float] = {}
         self._last_to_centre: Seat | None = None
@@ -147,6 +151,7 @@ class Referee:
         self.round += 1
         self.round_winner = None
         self._pending_slaps.clear()
+        self._early_slaps.clear()
         self._played_from.clear()
         self._last_play.clear()
         self._last_to_centre = None
@@ -296,6 +301,12 @@ class Referee:
             loser = other_seat(winner)
             return calls + self._settle(t, {loser: fed[0]})
         self.phase = "round_over"
+        early = [s for s in self._early_slaps if 0 <= t - s.t < EARLY_SLAP_S
+                 and (self.rules.take == "slap_race" or s.player == winner)]
+        self._early_slaps = []
+        if early:
+            self._pending_slaps.extend(early)
+            return calls + self._decide_slaps(t)
         who = "Either player" if self.rules.take == "slap_race" else _sentence(_name(winner))
         calls.append(Call(t, None, f"{who}: slap to take a pile."))
         return calls
@@ -311,6 +322,10 @@ class Referee:
         if self.phase == "game_over":
             return [echo, Call(press.t, None, "The game is over; deal a new game to play again.")]
         if self.phase != "round_over":
+            if self.phase in ("playing", "stalled"):
+                # The camera may not have seen the last card yet (a slapping hand hides it).
+                self._early_slaps = [s for s in self._early_slaps if press.t - s.t < EARLY_SLAP_S]
+                self._early_slaps.append(press)
             return [echo, Call(press.t, None, f"No round has ended; the slap by {_name(press.player)} does nothing.")]
         if self.rules.take == "winner_chooses" and press.player != self.round_winner:
             assert self.round_winner is not None
