@@ -14,10 +14,10 @@ previous frame and from the frame it was last read in.  A zone that moves from o
 frame to the next is ``covered``; once it is still again and differs from its last
 reading, the finder and the classifier run on that zone alone.
 
-Geometry comes from the constructor (e.g. an ArUco mat), or is found on the first
-frames that show the dealt layout, and is found again after ``relocate()`` (call it
-when a new round is being dealt).  Until it is known, ``zones`` is empty and
-``cards`` lists every card found in the frame.
+Geometry comes from the constructor, or from the printed ArUco mat when its markers
+are in view, or else from the first frames that show the dealt layout; it is found
+again after ``relocate()`` (call it when a new round is being dealt).  Until it is
+known, ``zones`` is empty and ``cards`` lists every card found in the frame.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from tablecam.geometry import (
     ZoneId,
     geometry_from_deal,
 )
+from tablecam.geometry.mat import find_mat
 from tablecam.reading.finder import FoundCard, find_cards
 from tablecam.reading.warp import order_corners, warp_card
 
@@ -134,13 +135,23 @@ def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
 class TableReader:
     """Reads a Spit table frame by frame, re-reading only the zones that changed."""
 
-    def __init__(self, classifier: CardReader, geometry: TableGeometry | None = None) -> None:
+    def __init__(self, classifier: CardReader, geometry: TableGeometry | None = None,
+                 use_mat: bool = True) -> None:
+        """``geometry`` fixes the zones; otherwise they are taken from an ArUco mat in
+        view (unless ``use_mat`` is False) or from the dealt layout."""
         self.classifier = classifier
         self.geometry = geometry
+        self.use_mat = use_mat
         self._memory: dict[ZoneId, _ZoneMemory] = {}
         self._table_colour: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
         self._frames = 0
+
+    def _use_geometry(self, geometry: TableGeometry) -> None:
+        self.geometry = geometry
+        self._relocating = False
+        self._memory = {}
+        self._table_colour = None
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -154,21 +165,24 @@ class TableReader:
         image = frame.image
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
-            # a Spit table fills much of the view: cards are at least 1/28 of its short side
-            smallest = min(image.shape[:2]) / 28
-            seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
-                              self.classifier)
-            try:
-                dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
-            except GeometryError:
-                if self.geometry is None:
-                    return TableReading(frame.t, {}, seen, None)
+            mat = find_mat(image) if self.use_mat else None
+            if mat is not None:
+                self._use_geometry(mat.geometry)
             else:
-                self.geometry = dealt
-                self._relocating = False
-                self._memory = {}
-                self._table_colour = None
-                fresh = seen
+                # a Spit table fills much of the view: cards are at least 1/28 of its
+                # short side
+                smallest = min(image.shape[:2]) / 28
+                seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
+                                  self.classifier)
+                try:
+                    dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+                except GeometryError:
+                    if self.geometry is None:
+                        self._frames += 1
+                        return TableReading(frame.t, {}, seen, None)
+                else:
+                    self._use_geometry(dealt)
+                    fresh = seen
         self._frames += 1
         geometry = self.geometry
         assert geometry is not None

@@ -159,3 +159,7 @@ def test_the_mat_gives_the_zones_without_a_deal() -> None:
         expected = "face_up" if card is not None else "face_down"
         assert (reading.zones[zone].state, reading.zones[zone].card) == (expected, card), zone
     assert reading.zones["right"].state == "empty"
+    # without being given the geometry, the reader finds the mat by itself
+    found_alone = TableReader(TemplateReader()).read(_frame(0.0, scene.image))
+    assert found_alone.geometry is not None and found_alone.geometry.source == "mat"
+    assert found_alone.zones["A3"].card == UP[2]
