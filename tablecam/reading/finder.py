@@ -5,17 +5,21 @@ A single global threshold fails on light tables and on overlapping cards (see
 outlines that look like cards:
 
 1. *Whiteness*: card faces are bright and unsaturated.  ``V - S`` (HSV) is cut with
-   Otsu's threshold and with a local threshold (brighter than the surroundings), so
-   that both dark and light tables give card-shaped regions.
-2. *Edges*: the same masks with the Canny edges of the image cut out.  The faint edge
-   of a card lying on another card, or on a white table, then separates the two.
+   Otsu's threshold and with a local threshold (brighter than the surroundings).
+2. *Edges*: regions enclosed by faint or strong Canny edges, whatever their colour.
+   The faint edge of a card lying on another card, or on a white table, separates them.
 3. Every region's outline is fitted with a quadrilateral (four lines fitted to the
    contour, so rounded corners do not pull the corners inwards) and kept when its
    fill, shape and side ratio fit a card (1.40 poker to 1.56 bridge, with slack for
-   perspective and for photos stretched to a square).
-4. Overlapping candidates from the different views are merged by non-maximum
-   suppression on their fit score.  A card whose outline is overlapped by another
-   kept card with a better fit is marked ``covered`` (it lies underneath).
+   perspective and for photos stretched to a square) and its sides lie on edges.
+4. Candidates from all views are merged largest first: details inside a card (pips,
+   picture frames) are dropped, groups of cards give way to the cards inside them,
+   two cards lying edge to edge are cut apart along their seam.
+5. Groups of overlapping cards that the outlines found so far do not explain are
+   searched for whole cards: each straight side of a group, taken as a card side,
+   gives a card whose four sides must lie on edges (the top card of a pile).
+6. Where two outlines overlap, the one whose sides still show inside the other is on
+   top; the other is marked ``covered``.
 
 Corners come back in image pixels, clockwise from the card's top left (portrait), as
 ``tablecam.reading.warp.warp_card`` expects.  Whether a card is face up is a cheap
@@ -350,9 +354,11 @@ def _card_pieces(cand: _Candidate, children: list[_Candidate]) -> list[_Candidat
     return pieces
 
 
-def _split_pair(cand: _Candidate, typical_area: float) -> list[_Candidate]:
+def _split_pair(cand: _Candidate, typical_area: float,
+                edges: npt.NDArray[np.uint8]) -> list[_Candidate]:
     """Two cards lying edge to edge merge into one card-shaped outline of twice the
-    usual area: cut it across its long sides when both halves are card-shaped."""
+    usual area: cut it across its long sides when both halves are card-shaped and an
+    edge (the seam between the two cards) runs along the cut."""
     if not 1.6 * typical_area <= cand.area <= 2.5 * typical_area:
         return [cand]
     q = cand.quad
@@ -360,6 +366,12 @@ def _split_pair(cand: _Candidate, typical_area: float) -> list[_Candidate]:
     i = 0 if lengths[0] + lengths[2] >= lengths[1] + lengths[3] else 1  # a long side
     a, b, c, d = (q[(i + k) % 4] for k in range(4))  # a-b and c-d are the long sides
     m1, m2 = (a + b) / 2, (c + d) / 2
+    t = np.linspace(0.1, 0.9, 16)[:, None]
+    seam = m1[None, :] + (m2 - m1)[None, :] * t
+    xs = np.clip(np.round(seam[:, 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(seam[:, 1]).astype(int), 0, edges.shape[0] - 1)
+    if float((edges[ys, xs] > 0).mean()) < 0.8:
+        return [cand]
     halves = [np.array([a, m1, m2, d], np.float32), np.array([m1, b, c, m2], np.float32)]
     for half in halves:
         short, long = _sides(half)
@@ -368,7 +380,7 @@ def _split_pair(cand: _Candidate, typical_area: float) -> list[_Candidate]:
     return [_Candidate(h, cand.score * 0.95, cand.area / 2) for h in halves]
 
 
-def _select(candidates: list[_Candidate]) -> list[_Candidate]:
+def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8]) -> list[_Candidate]:
     """One outline per card from the overlapping candidates of all the views.
 
     Largest first: a smaller candidate inside a kept one is either a detail of that
@@ -390,7 +402,7 @@ def _select(candidates: list[_Candidate]) -> list[_Candidate]:
     if len(result) >= 2:
         typical = float(np.median([c.area for c in result]))
         result = [c for c in result if c.area >= 0.2 * typical]
-        result = [half for c in result for half in _split_pair(c, typical)]
+        result = [half for c in result for half in _split_pair(c, typical, edges)]
     result.sort(key=lambda c: c.score, reverse=True)
     return result
 
@@ -619,7 +631,7 @@ def find_cards(
     candidates = [c for c in candidates if int(np.sum(
         (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
     )) < 2]
-    kept = _drop_table_patches(work, _select(candidates))
+    kept = _drop_table_patches(work, _select(candidates, support))
     size = None
     if card_width:
         size = (card_width * scale, card_width * scale * 1.4)
