@@ -206,7 +206,7 @@ class SceneCards:
     others: Sequence[Image]  # BGRA faces of any decks, for neighbouring cards
 
 
-def _scene(rng: Rng, target: Image, pool: SceneCards, occlude: bool,
+def _scene(rng: Rng, target: Image, pool: SceneCards, occlude: bool, strength: float = 1.0,
            ) -> tuple[Image, npt.NDArray[np.float32], float]:
     """A table scene with ``target`` in the middle; returns it, the corners, card height."""
     card_h = float(math.exp(rng.uniform(math.log(70), math.log(200))))
@@ -225,19 +225,22 @@ def _scene(rng: Rng, target: Image, pool: SceneCards, occlude: bool,
     matrix = _card_transform(target.shape[0], target.shape[1], centre, card_h, angle)
     paste(canvas, target, matrix)
     corners = corners_of(target, matrix)
-    if occlude and rng.random() < 0.5:
-        # another card over one index corner, leaving the opposite index visible
-        other = pool.others[int(rng.integers(0, len(pool.others)))]
+    if occlude and rng.random() < 0.5 * strength:
+        # something over one index corner (a card back, a sleeve, a hand), leaving the
+        # opposite index visible; never another index, which would make the view ambiguous
         corner = corners[0] if rng.random() < 0.5 else corners[2]
         inward = (centre - corner) / np.linalg.norm(centre - corner)
-        depth = rng.uniform(0.1, 0.35) * card_h
-        place = corner - inward * (0.5 * card_h - depth)
-        m = _card_transform(other.shape[0], other.shape[1], (float(place[0]), float(place[1])),
-                            card_h, angle + rng.normal(0, 0.5))
-        paste(canvas, other, m)
-    elif occlude and rng.random() < 0.3:
-        c = corners[int(rng.integers(0, 4))] * 0.6 + np.array(centre) * 0.4
-        draw_hand(rng, canvas, (float(c[0]), float(c[1])), card_h * 0.5)
+        depth = rng.uniform(0.1, 0.3) * card_h
+        if rng.random() < 0.6 and pool.backs:
+            cover = pool.backs[int(rng.integers(0, len(pool.backs)))]
+            place = corner - inward * (0.5 * card_h - depth)
+            m = _card_transform(cover.shape[0], cover.shape[1],
+                                (float(place[0]), float(place[1])), card_h,
+                                angle + rng.normal(0, 0.5))
+            paste(canvas, cover, m)
+        else:
+            c = corner + inward * depth * 0.5
+            draw_hand(rng, canvas, (float(c[0]), float(c[1])), card_h * 0.5)
     return canvas, corners, card_h
 
 
@@ -252,7 +255,7 @@ def _finish(rng: Rng, canvas: Image, corners: npt.NDArray[np.float32], card_h: f
 
 def face_sample(rng: Rng, pool: SceneCards, index: int, strength: float = 1.0) -> Sample:
     """A face-up card (``index`` = Card.index) seen by the camera and the finder."""
-    canvas, corners, card_h = _scene(rng, pool.faces[index], pool, occlude=True)
+    canvas, corners, card_h = _scene(rng, pool.faces[index], pool, True, strength)
     image = _finish(rng, canvas, corners, card_h, strength)
     return Sample(image, KIND_FACE, index % 13, index // 13)
 
@@ -260,7 +263,7 @@ def face_sample(rng: Rng, pool: SceneCards, index: int, strength: float = 1.0) -
 def back_sample(rng: Rng, pool: SceneCards, strength: float = 1.0) -> Sample:
     """A face-down card."""
     back = pool.backs[int(rng.integers(0, len(pool.backs)))]
-    canvas, corners, card_h = _scene(rng, back, pool, occlude=True)
+    canvas, corners, card_h = _scene(rng, back, pool, True, strength)
     return Sample(_finish(rng, canvas, corners, card_h, strength), KIND_BACK, -1, -1)
 
 
