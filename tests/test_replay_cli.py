@@ -44,3 +44,23 @@ def test_a_video_that_is_not_a_spit_game(capsys: pytest.CaptureFixture[str], tmp
     captured = capsys.readouterr()
     assert captured.err.startswith("tablecam replay: no Spit deal was seen in ")
     assert captured.out == ""
+
+
+@needs_model
+@pytest.mark.slow
+def test_replay_of_the_shipped_demo_recording(capsys: pytest.CaptureFixture[str]) -> None:
+    from tablecam.events import Deal, Play, parse_event_lines, read_events
+    from tablecam.render.demo import demo_inputs, demo_recording, demo_truth
+
+    assert main(["replay", str(demo_recording()), "--inputs", str(demo_inputs()), "--json"]) == 0
+    ours = list(parse_event_lines(capsys.readouterr().out.splitlines(), "replay output"))
+    truth = read_events(demo_truth())
+    deals = [e for e in ours if isinstance(e, Deal)]
+    assert len(deals) == 2  # the demo's two rounds
+    # Every stall called is one the truth has (none of them false).
+    truth_stalls = [e.t for e in truth if e.type == "stall"]
+    assert all(any(-1.0 <= e.t - s <= 1.5 for s in truth_stalls) for e in ours if e.type == "stall")
+    # Plays whose card was read name the right player and pile.
+    truth_plays = {(e.card, e.player, e.pile) for e in truth if isinstance(e, Play)}
+    read = [e for e in ours if isinstance(e, Play) and e.card is not None]
+    assert read and sum((e.card, e.player, e.pile) in truth_plays for e in read) >= 0.6 * len(read)
