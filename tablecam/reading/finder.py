@@ -277,7 +277,7 @@ def _candidates_from_mask(
 
 def _masks(
     bgr: npt.NDArray[np.uint8], card_px: float
-) -> tuple[list[tuple[npt.NDArray[Any], float]], npt.NDArray[np.uint8]]:
+) -> tuple[list[tuple[npt.NDArray[Any], float]], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Binary views of the image in which cards should be separate regions.
 
     Each comes with how many pixels its regions lie inside the true card outline
@@ -311,7 +311,7 @@ def _masks(
             ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
             masks.append((cv2.bitwise_not(ring), radius + 0.5))
     support = np.asarray(cv2.dilate(faint, np.ones((5, 5), np.uint8)), np.uint8)
-    return masks, support
+    return masks, support, np.asarray(faint, np.uint8)
 
 
 def _polygon_overlap(a: Quad, b: Quad) -> float:
@@ -576,6 +576,40 @@ def _edge_support_inside(quad: Quad, other: Quad, edges: npt.NDArray[np.uint8]) 
     return float((edges[ys, xs] > 0).mean())
 
 
+def _snap_to_edges(quad: Quad, edges: npt.NDArray[np.uint8], reach: int = 3) -> Quad:
+    """Move each side of a quad by up to ``reach`` pixels to where most of it lies on a
+    (thin) edge, then intersect the moved sides again: corners to a pixel or so."""
+    t = np.linspace(0.15, 0.85, 24)
+    centre = quad.mean(axis=0)
+    lines = []
+    for i in range(4):
+        p, q = quad[i].astype(np.float64), quad[(i + 1) % 4].astype(np.float64)
+        u = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+        n = np.array([-u[1], u[0]])
+        if float(np.dot(n, (p + q) / 2 - centre)) < 0:
+            n = -n
+        points = p[None, :] + (q - p)[None, :] * t[:, None]
+        best, best_hits = 0, -1
+        for d in range(-reach, reach + 1):
+            moved = points + n * d
+            xs = np.clip(np.round(moved[:, 0]).astype(int), 0, edges.shape[1] - 1)
+            ys = np.clip(np.round(moved[:, 1]).astype(int), 0, edges.shape[0] - 1)
+            hits = int((edges[ys, xs] > 0).sum())
+            if hits > best_hits or (hits == best_hits and abs(d) < abs(best)):
+                best, best_hits = d, hits
+        lines.append((p + n * best, u))
+    corners = []
+    for i in range(4):
+        (p1, u1), (p2, u2) = lines[i - 1], lines[i]
+        det = u1[0] * -u2[1] + u2[0] * u1[1]
+        if abs(det) < 1e-3:
+            return quad
+        d = p2 - p1
+        k = (d[0] * -u2[1] + u2[0] * d[1]) / det
+        corners.append(p1 + k * u1)
+    return np.array(corners, dtype=np.float32)
+
+
 def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
     target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
@@ -622,7 +656,7 @@ def find_cards(
 
     candidates: list[_Candidate] = []
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
-    masks, support = _masks(work, card_px)
+    masks, support, thin = _masks(work, card_px)
     for mask, grow in masks:
         candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support))
     # an outline with two corners on the image's border is the background, or a card
@@ -649,6 +683,7 @@ def find_cards(
             kept += _cards_in_piles(union, support, kept, size, (lo, hi))
         kept += [o for o in oversized
                  if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
+    kept = [_Candidate(_snap_to_edges(c.quad, thin), c.score, c.area) for c in kept]
     covered = _covered_flags(kept, support)
 
     found: list[FoundCard] = []
