@@ -383,4 +383,6 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
 
 def _difference(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
     """Share of thumbnail pixels that changed clearly (noise and light flicker do not)."""
+    if a.shape != b.shape:  # the frame size changed: everything changed
+        return 1.0
     return float((np.abs(a - b) > PIXEL_CHANGE).mean())
