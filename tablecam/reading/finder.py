@@ -303,6 +303,9 @@ def _masks(
             masks.append((cv2.bitwise_and(opened, edge_cut), 1.0))
         else:
             masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
+    # not the table's colours: a patterned cloth has a few dominant colours, and what
+    # is far from all of them stands out whatever its brightness
+    masks.append((_unlike_table(bgr, kernel, big), 0.0))
     # regions enclosed by edges, whatever their colour: a card on a white table or on
     # another card is ringed by a faint edge or shadow; thicker rings close gaps
     faint = cv2.Canny(smooth, 12, 36)
@@ -312,6 +315,32 @@ def _masks(
             masks.append((cv2.bitwise_not(ring), radius + 0.5))
     support = np.asarray(cv2.dilate(faint, np.ones((5, 5), np.uint8)), np.uint8)
     return masks, support, np.asarray(faint, np.uint8)
+
+
+def _unlike_table(bgr: npt.NDArray[np.uint8], kernel: npt.NDArray[Any],
+                  big: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
+    """Pixels far from every dominant colour of the image (the table's colours)."""
+    small = bgr[::4, ::4].reshape(-1, 3).astype(np.int32)
+    codes = (small[:, 0] // 32) * 64 + (small[:, 1] // 32) * 8 + small[:, 2] // 32
+    counts = np.bincount(codes, minlength=512)
+    order = np.argsort(counts)[::-1]
+    centres = []
+    covered = 0
+    for code in order[:4]:
+        if covered >= 0.6 * len(codes):
+            break
+        members = small[codes == code]
+        centres.append(members.mean(axis=0))
+        covered += int(counts[code])
+    if not centres:
+        return np.zeros(bgr.shape[:2], np.uint8)
+    mask: npt.NDArray[Any] = np.full(bgr.shape[:2], 255, np.uint8)
+    for centre in centres:
+        diff = cv2.absdiff(bgr, np.full_like(bgr, np.round(centre).astype(np.uint8)))
+        spread = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
+        mask = cv2.bitwise_and(mask, np.where(spread > 40, 255, 0).astype(np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
+    return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, big), np.uint8)
 
 
 def _polygon_overlap(a: Quad, b: Quad) -> float:
