@@ -58,7 +58,11 @@ class GameLog(Protocol):
     def record(self, event: Mapping[str, Any], names: Mapping[str, str] | None = None,
                variants: Mapping[str, Any] | None = None, source: str = "") -> int: ...
 
+    def unfinished_game(self) -> int | None: ...
+
     def resume_events(self, game_id: int | None = None) -> list[dict[str, Any]]: ...
+
+    def continue_game(self, game_id: int) -> None: ...
 
 
 @dataclass(slots=True)
@@ -77,13 +81,19 @@ class PipelineResult:
 
 
 def resume_referee(referee: Referee, tracker: Tracker, log: GameLog) -> int:
-    """Rebuild an unfinished game from the game log; returns how many events it replayed."""
-    logged = log.resume_events()
-    events = [event_from_dict(data) for data in logged]
+    """Rebuild an unfinished game from the game log; returns how many events it replayed.
+
+    The log then appends to that game, so a second restart resumes the whole game again.
+    """
+    game_id = log.unfinished_game()
+    if game_id is None:
+        return 0
+    events = [event_from_dict(data) for data in log.resume_events(game_id)]
     if not events:
         return 0
     referee.restore(events)
     tracker.resume(referee.round, referee.table)
+    log.continue_game(game_id)
     return len(events)
 
 
@@ -97,6 +107,7 @@ def run_pipeline(
     controls: queue.Queue[ButtonPress] | None = None,
     hub: Hub | None = None,
     log: GameLog | None = None,
+    resume: bool = True,
     on_event: Callable[[AnyEvent], object] | None = None,
     on_call: Callable[[Call], None] | None = None,
     pace: float | None = None,
@@ -108,8 +119,8 @@ def run_pipeline(
     ``presses`` is a live ``queue.Queue`` of button presses, or presses in input time
     (a replay's ``--inputs``), handed to the referee once the frames reach them;
     ``controls`` is a second live queue (the dashboard's on-screen buttons).
-    ``log`` records every event (and, given a fresh referee, resumes its unfinished
-    game first); ``on_event`` is called with every event, ``on_call`` with every call.  ``pace`` > 0 plays a recording in real time at that speed.
+    ``log`` records every event (and, given a fresh referee and ``resume``, resumes its
+    unfinished game first); ``on_event`` is called with every event, ``on_call`` with every call.  ``pace`` > 0 plays a recording in real time at that speed.
     ``source`` and ``announcer`` are closed on the way out.
     """
     referee = referee or Referee()
@@ -146,7 +157,7 @@ def run_pipeline(
             hub.publish_state(referee.snapshot())
 
     try:
-        if log is not None and referee.round == 0:
+        if log is not None and resume and referee.round == 0:
             replayed = resume_referee(referee, tracker, log)
             if replayed:
                 emit([Call(0.0, None, f"Resuming round {referee.round} of the unfinished game.")])

@@ -98,12 +98,18 @@ def test_a_restarted_pipeline_resumes_the_game_from_the_log(tmp_path: Path) -> N
     source, reader, presses = golden_inputs()
     cut = next(i for i, t in enumerate(source.times) if t > 70.0)
     first = FakeSource(source.times[:cut])
-    records = GameRecords(tmp_path / "games.sqlite3")
-    run_pipeline(first, reader, Referee(), presses=[p for p in presses if p.t < 70.0], log=records)
+    with GameRecords(tmp_path / "games.sqlite3") as records:
+        run_pipeline(first, reader, Referee(), presses=[p for p in presses if p.t < 70.0], log=records)
+        logged = len(records.resume_events())
     second = FakeSource(source.times[cut:])
     announcer = ListAnnouncer()
-    result = run_pipeline(second, reader, Referee(), announcer=announcer,
-                          presses=[p for p in presses if p.t >= 70.0], log=records)
+    with GameRecords(tmp_path / "games.sqlite3") as records:  # a new process
+        result = run_pipeline(second, reader, Referee(), announcer=announcer,
+                              presses=[p for p in presses if p.t >= 70.0], log=records)
+        # The rest of the game is appended to the game it resumed, not a new one.
+        [game] = records.games()
+        assert game.finished and game.winner == "B"
+        assert len(records.events(game.id)) == logged + len(result.events)
     assert announcer.said[0] == "Resuming round 2 of the unfinished game."
     summaries = [e for e in result.events if e.type == "round_summary"]
     assert [dict(s.cards) for s in summaries] == [{"A": 38, "B": 14}, {"A": 46, "B": 6}]  # type: ignore[attr-defined]

@@ -55,6 +55,7 @@ def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(demo_module, "demo_truth", no_truth)
     monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None: None)
     monkeypatch.setattr(table_reader_module, "TableReader", ReaderOfTheRecording)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     return frames
 
 
@@ -71,3 +72,43 @@ def test_demo_referees_the_recording_and_announces_the_game(
 def test_demo_refuses_a_negative_speed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--speed", "-1", "--no-dashboard"]) == 2
     assert "--speed must be 0 or more" in capsys.readouterr().err
+
+
+def test_demo_keeps_records_and_applies_the_pages_settings(
+        recording: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo's history page has its games, and a rename on its page is said and kept."""
+    import json
+    import re
+    import urllib.request
+
+    import tablecam.app
+    from tablecam.records import GameRecords
+
+    real = tablecam.app.run_pipeline
+
+    def pipeline(*args: Any, **kw: Any) -> Any:
+        url, pin = re.findall(r"dashboard at (\S+) \(PIN (\d+)\)", capsys.readouterr().err)[0]
+        request = urllib.request.Request(url + "api/settings", method="POST",
+                                         data=json.dumps({"names": {"B": "Bo"}}).encode(),
+                                         headers={"X-Tablecam-Pin": pin})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.status == 200
+        return real(*args, **kw)
+
+    monkeypatch.setattr(tablecam.app, "run_pipeline", pipeline)
+    assert main(["demo", "--port", "0", "--no-browser", "--no-speech", "--speed", "0",
+                 "--fps", str(FPS)]) == 0
+    out = capsys.readouterr().out
+    assert "Bo wins round 1." in out
+    assert "Bo has no cards left and wins the game after 4 rounds." in out
+    with GameRecords(tmp_path / "data" / "tablecam" / "demo.sqlite3") as records:
+        [game] = records.games()
+        assert game.finished and game.winner == "B" and game.names["B"] == "Bo"
+        records.record({"t": 0.0, "round": 1, "type": "button", "button": "spit"})  # interrupted
+    # The next demo records a new game; it never resumes one into the recording.
+    monkeypatch.setattr(tablecam.app, "run_pipeline", real)
+    assert main(["demo", "--no-dashboard", "--no-speech", "--speed", "0", "--fps", str(FPS)]) == 0
+    assert "Resuming" not in capsys.readouterr().out
+    with GameRecords(tmp_path / "data" / "tablecam" / "demo.sqlite3") as records:
+        assert len(records.games()) == 3

@@ -18,7 +18,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-speech", action="store_true", help="print the calls, do not speak them")
     parser.add_argument("--model", metavar="FILE", type=Path,
                         help="the card-reading model (default: the one shipped)")
+    parser.add_argument("--db", metavar="FILE", type=Path, default=None,
+                        help="keep the demo's games in this SQLite file (default: "
+                             "demo.sqlite3 beside the table's own game records)")
     parser.add_argument("--fps", type=float, default=None, help=argparse.SUPPRESS)
+
+
+def demo_db_path() -> Path:
+    """The demo's own records, beside (never mixed with) a real table's games."""
+    from tablecam.records import default_db_path
+
+    return default_db_path().with_name("demo.sqlite3")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from tablecam.inputs.replay import read_inputs
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
-    from tablecam.referee import Referee, RefereeRules
+    from tablecam.records import GameRecords
     from tablecam.render.demo import demo_inputs, demo_recording
+    from tablecam.session import build_session
 
     if args.speed < 0:
         raise TablecamError(f"--speed must be 0 or more, not {args.speed}")
@@ -57,21 +68,25 @@ def run(args: argparse.Namespace) -> int:
     clock = PipelineClock()
     speech = SpeechConfig(engine="none") if args.no_speech else config.speech
     announcer = make_announcer(speech, clock)
-    referee = Referee(RefereeRules.from_settings(config.rules))
     controls: queue.Queue[ButtonPress] = queue.Queue()
     with contextlib.ExitStack() as stack:
+        records = stack.enter_context(GameRecords(args.db or demo_db_path()))
+        print(f"tablecam demo: game records in {records.path} "
+              f"(tablecam history --db {records.path})", file=sys.stderr)
+        session = build_session(config, announcer, records)
         hub = None
         if not args.no_dashboard:
             from tablecam.dashboard import LiveHub
-            from tablecam.dashboard.server import DashboardServer
 
             hub = LiveHub()
-            server = stack.enter_context(DashboardServer(hub, port=args.port, controls=controls))
+            server = stack.enter_context(session.serve(hub, args.port, controls=controls))
             print(f"tablecam demo: dashboard at {server.url} (PIN {server.pin})", file=sys.stderr)
             if not args.no_browser:
                 webbrowser.open(server.url)
-        result = run_pipeline(open_source(str(video), fps=args.fps), reader, referee, announcer=announcer,
-                              presses=presses, controls=controls, hub=hub,
+        # The recording always starts at its first deal: record it, never resume into it.
+        result = run_pipeline(open_source(str(video), fps=args.fps), reader, session.referee,
+                              announcer=announcer, presses=presses, controls=controls, hub=hub,
+                              log=session.log, resume=False,
                               pace=args.speed if args.speed > 0 else None)
     print(f"tablecam demo: {result.frames} frames, {result.input_seconds:.0f} s of video "
           f"in {result.wall_seconds:.0f} s", file=sys.stderr)

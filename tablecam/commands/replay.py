@@ -25,12 +25,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tablecam.app import run_pipeline
     from tablecam.capture import open_source
+    from tablecam.config import load_config
     from tablecam.errors import CaptureError, TablecamError
     from tablecam.events import event_to_json
     from tablecam.inputs.replay import read_inputs
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
-    from tablecam.referee import Call, Referee
+    from tablecam.referee import Call
+    from tablecam.session import build_session
 
     video = Path(args.video)
     if not video.exists():
@@ -39,11 +41,13 @@ def run(args: argparse.Namespace) -> int:
     reader = TableReader(CardClassifier(args.model))
     source = open_source(str(video), fps=args.fps)
     progress = sys.stderr.isatty() and not args.json
-    log = None
+    records = None
     if args.db is not None:
         from tablecam.records import GameRecords
 
-        log = GameRecords(args.db)
+        records = GameRecords(args.db)
+    # The same referee rules, names and game log as `tablecam run` and `demo`.
+    session = build_session(load_config(None), records=records)
 
     def show(call: Call) -> None:
         if args.json:
@@ -55,10 +59,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"\r{call.t:8.1f} s", end="", file=sys.stderr, flush=True)
 
     try:
-        result = run_pipeline(source, reader, Referee(), presses=presses, on_call=show, log=log)
+        result = run_pipeline(source, reader, session.referee, presses=presses, on_call=show,
+                              log=session.log)
     finally:
-        if log is not None:
-            log.close()
+        if records is not None:
+            records.close()
     if progress:
         print(file=sys.stderr)
     if result.frames == 0:

@@ -40,6 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="use the keyboard stand-ins even on a Raspberry Pi")
     parser.add_argument("--model", type=Path, default=None,
                         help="card-reading model (default: the shipped one)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="dashboard port (default: the config's, 8080; 0 = any free port)")
 
 
 class PressForwarder:
@@ -67,21 +69,6 @@ class PressForwarder:
     def close(self) -> None:
         self.source.put(None)  # type: ignore[arg-type]
         self._thread.join(timeout=1.0)
-
-
-class NamedGameLog:
-    """The game records, with this table's player names and rule variants on each game."""
-
-    def __init__(self, records: Any, names: dict[str, str], variants: dict[str, Any]) -> None:
-        self.records, self.names, self.variants = records, names, variants
-
-    def record(self, event: Any, names: Any = None, variants: Any = None,
-               source: str = "") -> int:
-        return int(self.records.record(event, names=names or self.names,
-                                       variants=variants or self.variants, source=source))
-
-    def resume_events(self, game_id: int | None = None) -> list[dict[str, Any]]:
-        return list(self.records.resume_events(game_id))
 
 
 @dataclass
@@ -167,28 +154,22 @@ def _play(box: TableBox, args: argparse.Namespace) -> int:
     """
     from tablecam.app import run_pipeline
     from tablecam.dashboard import LiveHub
-    from tablecam.dashboard.server import DashboardServer
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
     from tablecam.records import GameRecords
-    from tablecam.referee.referee import Referee, RefereeRules
+    from tablecam.session import build_session
 
     config = box.config
-    rules = config.rules
     reader = TableReader(CardClassifier(args.model))
-    referee = Referee(RefereeRules(take=rules.pile_taking, one_hand=rules.hands == 1,
-                                   stuck_rule=rules.stuck_rule, pad_claims=rules.pad_claims,
-                                   spit_pile_a=rules.spit_pile_a, spit_pile_b=rules.spit_pile_b))
-    hub = LiveHub(clock=box.clock.now)
     records = GameRecords()
     box.closers.append(records)
-    with DashboardServer(hub, port=config.dashboard.port, host=config.dashboard.host,
-                         controls=box.presses, records=records) as server:
-        print(f"tablecam run: dashboard at {server.url} (PIN {server.pin})", file=sys.stderr)
+    session = build_session(config, box.announcer, records)
+    hub = LiveHub(clock=box.clock.now)
+    port = config.dashboard.port if args.port is None else args.port
+    with session.serve(hub, port, config.dashboard.host, controls=box.presses) as server:
+        print(f"tablecam run: dashboard at {server.url} (PIN {server.pin}); "
+              f"game records in {records.path}", file=sys.stderr)
         box.announcer.say(f"tablecam is ready. Dashboard PIN {' '.join(server.pin)}.")
-        variants = {"pile_taking": rules.pile_taking, "hands": rules.hands,
-                    "stuck_rule": rules.stuck_rule, "pad_claims": rules.pad_claims}
-        run_pipeline(box.source, reader, referee, announcer=box.announcer,
-                     presses=box.presses, hub=hub,
-                     log=NamedGameLog(records, dict(config.players), variants))
+        run_pipeline(box.source, reader, session.referee, announcer=box.announcer,
+                     presses=box.presses, hub=hub, log=session.log)
     return 0

@@ -12,7 +12,7 @@ same calls.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -83,10 +83,6 @@ class Call:
     say: str | None = None
 
 
-def _name(seat: Seat) -> str:
-    return f"player {seat}"
-
-
 def _sentence(text: str) -> str:
     """Capitalise the first letter only (``str.capitalize`` would lower the seat letter)."""
     return text[:1].upper() + text[1:]
@@ -109,6 +105,32 @@ class Referee:
         self._last_play: dict[Seat, float] = {}
         self._last_to_centre: Seat | None = None
         self._busy = False
+        #: Seat -> the name said in announcements ("player A" where none is given).
+        self.names: dict[Seat, str] = {}
+        self._wanted_rules = self.rules
+
+    def _name(self, seat: Seat) -> str:
+        name = (self.names.get(seat) or "").strip()
+        if not name or name.lower() == f"player {seat.lower()}":
+            return f"player {seat}"
+        return name
+
+    def set_names(self, names: Mapping[str, str]) -> None:
+        """Say these names instead of "player A" / "player B" (safe from another thread)."""
+        self.names = {s: names[s] for s in SEATS if s in names}
+
+    def change_rules(self, rules: RefereeRules) -> None:
+        """Switch variants: at once when no round is in play, otherwise from the next deal.
+
+        Safe to call from another thread (the dashboard's): only the referee's own
+        ``observe``/``press``/``tick`` adopt the new rules, between rounds.
+        """
+        self._wanted_rules = rules
+
+    def _adopt_rules(self, dealing: bool = False) -> None:
+        wanted = self._wanted_rules
+        if wanted is not self.rules and (dealing or self.phase in ("waiting_deal", "game_over")):
+            self.rules = wanted
 
     def _own_piles(self) -> dict[Seat, Pile]:
         return {"A": self.rules.spit_pile_a, "B": self.rules.spit_pile_b}
@@ -116,6 +138,7 @@ class Referee:
     # ------------------------------------------------------------------ table events
     def observe(self, event: AnyEvent) -> list[Call]:
         """Judge one table event (from the tracker or a log) and return the calls it causes."""
+        self._adopt_rules()
         if self.phase == "game_over" and not isinstance(event, Button):
             return []
         if self.phase == "waiting_deal" and isinstance(event, Play | Move | Reveal | Takeback):
@@ -148,6 +171,7 @@ class Referee:
         calls: list[Call] = []
         if self.phase in ("dealt", "playing", "stalled"):
             calls.append(Call(event.t, None, f"A new deal before round {self.round} ended; starting a new round."))
+        self._adopt_rules(dealing=True)
         self.round += 1
         self.round_winner = None
         self._pending_slaps.clear()
@@ -162,7 +186,7 @@ class Referee:
             expected = columns_for(self.counts[seat])
             if view.columns != expected:
                 calls.append(Call(event.t, None, (
-                    f"The deal does not match: {_name(seat)} has {self.counts[seat]} cards and "
+                    f"The deal does not match: {self._name(seat)} has {self.counts[seat]} cards and "
                     f"should lay {expected} columns, not {view.columns}.")))
             up[seat] = tuple(view.up[:view.columns])
         self.table.deal(self.counts, up)
@@ -170,8 +194,8 @@ class Referee:
         self.phase = "dealt"
         deal = Deal(event.t, self.round, players)
         calls.insert(0, Call(event.t, deal, (
-            f"Round {self.round}: player A has {self.counts['A']} cards, "
-            f"player B has {self.counts['B']}.")))
+            f"Round {self.round}: {self._name('A')} has {self.counts['A']} cards, "
+            f"{self._name('B')} has {self.counts['B']}.")))
         return calls
 
     def _spit(self, event: Spit) -> list[Call]:
@@ -218,7 +242,7 @@ class Referee:
         if reason is not None:
             what = card.code if card is not None else "a card"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, seat, card, pile, column),
-                              f"Illegal play by {_name(seat)}: {what}, {reason}."))
+                              f"Illegal play by {self._name(seat)}: {what}, {reason}."))
             return calls  # nothing is decided on an illegal play: it is to be taken back
         return calls + self._after_change(event.t)
 
@@ -241,7 +265,7 @@ class Referee:
             reason = f"column {event.to_column} is not empty; cards move only into an empty column"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, event.player, event.card,
                                                None, event.to_column),
-                              f"Illegal move by {_name(event.player)}: {reason}."))
+                              f"Illegal move by {self._name(event.player)}: {reason}."))
         self.table.remove_top(event.player, event.from_column)
         self.table.put_on_column(event.player, event.to_column, event.card)
         return calls + self._after_change(event.t)
@@ -255,7 +279,7 @@ class Referee:
                 self.table.put_on_column(seat, column, event.card)
         what = event.card.code if event.card is not None else "the card"
         return [Call(event.t, self._stamp(event),
-                     f"Collision on the {event.pile} pile: {_name(event.player)} takes back {what}."),
+                     f"Collision on the {event.pile} pile: {self._name(event.player)} takes back {what}."),
                 *self._after_change(event.t)]
 
     def _after_change(self, t: float) -> list[Call]:
@@ -287,12 +311,12 @@ class Referee:
     def _round_end(self, t: float, winner: Seat) -> list[Call]:
         self.round_winner = winner
         calls = [Call(t, RoundEnd(t, self.round, winner),
-                      f"{_sentence(_name(winner))} wins round {self.round}.")]
+                      f"{_sentence(self._name(winner))} wins round {self.round}.")]
         side = self.table.sides[winner]
         if side.tableau_cards == 0 and side.spit == 0:
             self.phase = "game_over"
             calls.append(Call(t, GameEnd(t, self.round, winner),
-                              f"{_sentence(_name(winner))} has no cards left and wins the game "
+                              f"{_sentence(self._name(winner))} has no cards left and wins the game "
                               f"after {self.round} round{'s' if self.round != 1 else ''}."))
             return calls
         fed = self.table.fed_piles()
@@ -307,13 +331,14 @@ class Referee:
         if early:
             self._pending_slaps.extend(early)
             return calls + self._decide_slaps(t)
-        who = "Either player" if self.rules.take == "slap_race" else _sentence(_name(winner))
+        who = "Either player" if self.rules.take == "slap_race" else _sentence(self._name(winner))
         calls.append(Call(t, None, f"{who}: slap to take a pile."))
         return calls
 
     # ------------------------------------------------------------------ buttons
     def press(self, press: ButtonPress) -> list[Call]:
         """Handle a spit button or slap pad press (timestamped at the edge)."""
+        self._adopt_rules()
         echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
         if press.button == "spit":
             return [echo, Call(press.t, None, self._spit_answer())]
@@ -326,11 +351,11 @@ class Referee:
                 # The camera may not have seen the last card yet (a slapping hand hides it).
                 self._early_slaps = [s for s in self._early_slaps if press.t - s.t < EARLY_SLAP_S]
                 self._early_slaps.append(press)
-            return [echo, Call(press.t, None, f"No round has ended; the slap by {_name(press.player)} does nothing.")]
+            return [echo, Call(press.t, None, f"No round has ended; the slap by {self._name(press.player)} does nothing.")]
         if self.rules.take == "winner_chooses" and press.player != self.round_winner:
             assert self.round_winner is not None
             return [echo, Call(press.t, None,
-                               f"{_sentence(_name(self.round_winner))} won the round and chooses a pile first.")]
+                               f"{_sentence(self._name(self.round_winner))} won the round and chooses a pile first.")]
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
 
@@ -355,6 +380,7 @@ class Referee:
         the camera sees a card in a hand or a covered zone: a stall is only called once
         the table is settled, so a card on its way never meets a premature "Spit!".
         """
+        self._adopt_rules()
         calls = self._decide_slaps(t)
         was_busy, self._busy = self._busy, table_busy
         if was_busy and not table_busy:
@@ -393,17 +419,18 @@ class Referee:
             n = len(self.table.piles[pile])
             counts[seat] += n
             calls.append(Call(t, Take(t, self.round, seat, pile, n), None))
-            words.append(f"{_name(seat)} takes the {pile} pile, {n} cards")
+            words.append(f"{self._name(seat)} takes the {pile} pile, {n} cards")
         self.counts = counts
         calls.append(Call(t, RoundSummary(t, self.round, dict(counts)), (
             _sentence("; ".join(words)) + ". "
-            f"Next round: player A has {counts['A']} cards, player B has {counts['B']}.")))
+            f"Next round: {self._name('A')} has {counts['A']} cards, "
+            f"{self._name('B')} has {counts['B']}.")))
         self.phase = "waiting_deal"
         for seat in SEATS:
             if counts[seat] == 0:
                 self.phase = "game_over"
                 calls.append(Call(t, GameEnd(t, self.round, seat),
-                                  f"{_sentence(_name(seat))} has no cards left and wins the game."))
+                                  f"{_sentence(self._name(seat))} has no cards left and wins the game."))
                 return calls
         limit = self.rules.round_limit
         if limit is not None and self.round >= limit:
@@ -411,7 +438,7 @@ class Referee:
             winner: Seat = "A" if a < b else "B" if b < a else (self.round_winner or "A")
             self.phase = "game_over"
             calls.append(Call(t, GameEnd(t, self.round, winner),
-                              f"That was the last of {limit} rounds: {_name(winner)} holds fewer "
+                              f"That was the last of {limit} rounds: {self._name(winner)} holds fewer "
                               "cards and wins the game."))
         return calls
 

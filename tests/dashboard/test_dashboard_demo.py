@@ -118,6 +118,7 @@ def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Demo]:
         for e in events if isinstance(e, Button)))
     monkeypatch.setattr(demo_module, "demo_recording", lambda progress=None: frames)
     monkeypatch.setattr(demo_module, "demo_inputs", lambda: inputs)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the demo's game records
     monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None: None)
     monkeypatch.setattr(table_reader_module, "TableReader", ReaderOfTheRecording)
     monkeypatch.setattr(server_module, "make_pin", lambda: PIN)
@@ -190,7 +191,7 @@ def test_tablecam_demo_on_the_page(browser: BrowserContext, demo: Demo) -> None:
     page.wait_for_selector("[data-testid=pin-error] >> text=wrong PIN")
     page.get_by_test_id("pin-input").fill(PIN)
     page.get_by_test_id("pin-ok").click()
-    page.wait_for_selector("[data-testid=control-status] >> text=Slap for A sent.")
+    page.wait_for_selector("[data-testid=control-status] >> text=Slap for Player A sent.")
     page.wait_for_selector("#feed >> text=the slap by player A does nothing", timeout=5000)
     # A second viewer and a reload mid-game.
     second = open_page(browser, demo.url)
@@ -198,8 +199,9 @@ def test_tablecam_demo_on_the_page(browser: BrowserContext, demo: Demo) -> None:
     page.wait_for_function("window.tablecamStats.snapshots > 0")
     # A round summary shows: who won round 1, the piles taken, the cards for round 2.
     row = page.locator("#round-table tr[data-round='1']")
-    row.locator("text=/A \\d+ · B \\d+/").wait_for(timeout=20000)
-    assert re.search(r"\t[AB]\tA \d+, B \d+\t", row.inner_text())
+    # The demo's page shows the config's player names.
+    row.locator("text=/Player A \\d+ · Player B \\d+/").wait_for(timeout=20000)
+    assert re.search(r"\tPlayer [AB]\tPlayer A \d+, Player B \d+\t", row.inner_text())
     # When the demo ends, both viewers got everything and show the same game.
     demo.thread.join(timeout=60)
     assert demo.exit_status == [0]

@@ -226,15 +226,94 @@ def test_camera_step_lets_a_live_camera_settle(tmp_path: Path) -> None:
     assert result.ok and "zones from the ArUco mat" in result.message
 
 
-def test_games_are_recorded_with_the_tables_names_and_variants(tmp_path: Path) -> None:
-    from tablecam.commands.run import NamedGameLog
+def _golden_until_round_2() -> list[dict[str, object]]:
+    lines = (Path(__file__).resolve().parents[1] / "data" / "game-events.jsonl").read_text().splitlines()
+    events = [json.loads(line) for line in lines if line.strip()]
+    return events[:next(i for i, e in enumerate(events) if e["type"] == "deal" and e["round"] == 2)]
+
+
+def test_run_resumes_the_game_with_the_configs_rules_and_the_pages_settings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A restarted ``tablecam run`` carries on the unfinished game of its records, with
+    every rule of the config, the dashboard on ``--port``, and the page's settings applied."""
+    import re
+    import socket
+    import urllib.request
+
+    import tablecam.app
     from tablecam.records import GameRecords
 
-    first_event = (Path(__file__).resolve().parents[1] / "data" / "game-events.jsonl"
-                   ).read_text().splitlines()[0]
+    class NoCards:
+        def __init__(self, model_path: object = None) -> None:
+            pass
+
+        def read(self, cards: object) -> list[object]:
+            return []
+
+    monkeypatch.setattr("tablecam.reading.classifier.CardClassifier", NoCards)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    logged = _golden_until_round_2()  # round 1 over, the cards not yet dealt again
+    with GameRecords(tmp_path / "data" / "tablecam" / "games.sqlite3") as records:
+        for event in logged:
+            records.record(event, names={"A": "Ada", "B": "B"})
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(3):
+        cv2.imwrite(str(frames / f"{index:04d}.png"), np.full((120, 160, 3), 40, np.uint8))
+    config = tmp_path / "tablecam.toml"
+    config.write_text(CONSOLE_CONFIG.split("[outputs]")[0] + '[speech]\nengine = "console"\n'
+                      '[players]\nA = "Ada"\n'
+                      '[rules]\nstuck_rule = "last_play_wins"\nhands = 2\n'
+                      'round_limit = 5\n[dashboard]\nhost = "127.0.0.1"\nport = 1\n')
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    seen: dict[str, object] = {}
+    real = tablecam.app.run_pipeline
+
+    def pipeline(source: object, reader: object, referee: object, **kw: object) -> object:
+        url, pin = re.findall(r"dashboard at (\S+) \(PIN (\d+)\)", capsys.readouterr().err)[0]
+        change = json.dumps({"names": {"B": "Bo"},
+                             "variants": {"pile_taking": "slap_race"}}).encode()
+        request = urllib.request.Request(url + "api/settings", data=change, method="POST",
+                                         headers={"X-Tablecam-Pin": pin,
+                                                  "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            assert answer.status == 200
+        seen.update(url=url, referee=referee)
+        return real(source, reader, referee, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tablecam.app, "run_pipeline", pipeline)
+    assert main(["run", "--config", str(config), "--camera", f"frames:{frames}",
+                 "--port", str(port)]) == 0
+    assert seen["url"] == f"http://127.0.0.1:{port}/"  # --port overrides the config
+    assert "Resuming round 1 of the unfinished game." in capsys.readouterr().out
+    referee = seen["referee"]
+    assert isinstance(referee, tablecam.app.Referee)
+    assert referee.round == 1 and referee.counts == {"A": 32, "B": 20}
+    assert (referee.rules.stuck_rule, referee.rules.one_hand, referee.rules.round_limit) == (
+        "last_play_wins", False, 5)
+    assert referee.rules.take == "slap_race"  # from the page; between rounds, so at once
+    assert (referee._name("A"), referee._name("B")) == ("Ada", "Bo")
+    with GameRecords(tmp_path / "data" / "tablecam" / "games.sqlite3") as records:
+        [game] = records.games()
+        assert len(records.events(game.id)) == len(logged)
+
+
+def test_games_are_recorded_with_the_tables_names_and_variants(tmp_path: Path) -> None:
+    from tablecam.config import parse_config
+    from tablecam.records import GameRecords
+    from tablecam.session import build_session
+
+    first_event = _golden_until_round_2()[0]
+    config = parse_config(CONSOLE_CONFIG + '[players]\nA = "Ada"\nB = "Bo"\n'
+                          '[rules]\npile_taking = "slap_race"\n')
     with GameRecords(tmp_path / "games.sqlite3") as records:
-        log = NamedGameLog(records, {"A": "Ada", "B": "Bo"}, {"pile_taking": "slap_race"})
-        game_id = log.record(json.loads(first_event), source="tablecam")
+        log = build_session(config, records=records).log
+        assert log is not None
+        game_id = log.record(first_event, source="tablecam")
         game = records.game(game_id)
         assert game.names == {"A": "Ada", "B": "Bo"}
-        assert log.resume_events() == [json.loads(first_event)]
+        assert game.variants["pile_taking"] == "slap_race"
+        assert log.resume_events() == [first_event]

@@ -176,3 +176,34 @@ def test_restore_from_the_log_resumes_the_game() -> None:
     rest = replay(events[cut:], resumed)
     ends = [call.event for call in rest if isinstance(call.event, RoundEnd)]
     assert [e.winner for e in ends] == ["B", "B", "B"]
+
+
+def test_announcements_use_the_players_names() -> None:
+    referee = Referee()
+    referee.set_names({"A": "Ada", "B": "Player B"})  # the default name stays "player B"
+    said = [call.say for call in replay(read_events(GOLDEN), referee) if call.say]
+    assert "Round 1: Ada has 26 cards, player B has 26." in said
+    assert "Player B takes the right pile, 15 cards; Ada takes the left pile, 25 cards. " \
+           "Next round: Ada has 32 cards, player B has 20." in said
+    assert "Player B has no cards left and wins the game after 4 rounds." in said
+
+
+def test_changed_rules_apply_from_the_next_deal_or_at_once_between_rounds() -> None:
+    idle = Referee()
+    slap_race = RefereeRules(take="slap_race")
+    idle.change_rules(slap_race)
+    idle.tick(0.0)
+    assert idle.rules is slap_race  # no round in play: at once
+
+    events = read_events(GOLDEN)
+    referee = Referee()
+    spit_side = RefereeRules(pad_claims="spit_side")
+    second_deal = next(i for i, e in enumerate(events) if isinstance(e, Deal) and e.round == 2)
+    calls = replay(events[:5], referee)
+    referee.change_rules(spit_side)  # mid-round 1: round 1 is finished under the old rules
+    calls += replay(events[5:second_deal], referee)
+    assert referee.rules == RefereeRules()
+    takes = [event_to_dict(c.event) for c in calls if c.event is not None and c.event.type == "take"]
+    assert [(t["player"], t["pile"], t["cards"]) for t in takes] == [("B", "right", 15), ("A", "left", 25)]
+    replay(events[second_deal:second_deal + 1], referee)
+    assert referee.rules is spit_side
