@@ -156,8 +156,13 @@ def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32],
     return quad
 
 
-def _fit_quad(contour: npt.NDArray[Any]) -> Quad | None:
-    """Four corners of a convex region, or None when its hull is not four-sided."""
+def _fit_quad(contour: npt.NDArray[Any], try_box: bool = False) -> Quad | None:
+    """Four corners of a convex region.
+
+    ``try_box`` also starts from the minimum-area rectangle and keeps whichever fit is
+    better: small, rounded outlines lead the polygon approximation astray.  Only used
+    when the card size is known, where a box-shaped blob of the wrong size cannot pass.
+    """
     hull = cv2.convexHull(contour)
     perimeter = cv2.arcLength(hull, True)
     approx = None
@@ -168,10 +173,23 @@ def _fit_quad(contour: npt.NDArray[Any]) -> Quad | None:
             break
         if len(poly) < 4:
             break
-    if approx is None:
-        rect = cv2.minAreaRect(hull)
-        approx = cv2.boxPoints(rect).astype(np.float32)
-    return _line_fit_quad(contour, _line_fit_quad(contour, approx, 0.12))
+    box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    hull_area = float(cv2.contourArea(hull))
+    best: tuple[float, Quad] | None = None
+    for start in (approx, box) if try_box else (approx if approx is not None else box,):
+        if start is None:
+            continue
+        quad = _line_fit_quad(contour, _line_fit_quad(contour, start, 0.12))
+        area = float(cv2.contourArea(quad))
+        if area <= 0:
+            continue
+        lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        balance = (min(lengths[0], lengths[2]) / max(lengths[0], lengths[2], 1e-6)
+                   * min(lengths[1], lengths[3]) / max(lengths[1], lengths[3], 1e-6))
+        badness = abs(1 - hull_area / area) + (1 - balance)
+        if best is None or badness < best[0]:
+            best = (badness, quad)
+    return None if best is None else best[1]
 
 
 def _grow(quad: Quad, pixels: float) -> Quad:
@@ -211,6 +229,7 @@ def _edge_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> float:
 def _candidates_from_mask(
     mask: npt.NDArray[np.uint8], min_area: float, max_area: float, grow: float,
     seen: set[tuple[int, ...]] | None = None, edges: npt.NDArray[np.uint8] | None = None,
+    try_box: bool = False,
 ) -> list[_Candidate]:
     """Card-shaped regions of one binary view.
 
@@ -246,7 +265,7 @@ def _candidates_from_mask(
             if key in seen:
                 continue
             seen.add(key)
-        quad = _fit_quad(contour)
+        quad = _fit_quad(contour, try_box)
         if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
             continue
         quad_area = float(cv2.contourArea(quad))
@@ -686,7 +705,8 @@ def find_cards(
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
     masks, support, thin = _masks(work, card_px)
     for mask, grow in masks:
-        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support))
+        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support,
+                                                card_width is not None))
     # an outline with two corners on the image's border is the background, or a card
     # cut off by the frame whose true corners are unknown
     h, w = work.shape[:2]
