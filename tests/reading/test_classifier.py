@@ -134,3 +134,18 @@ def test_postprocess_gives_unknown_below_the_threshold() -> None:
     assert confident.card == Card.parse("KH") and confident.kind == "face"
     assert doubtful.card is None and doubtful.kind == "face" and doubtful.confidence < 0.2
     assert turned.card is None and turned.kind == "back"
+
+
+@needs_model
+def test_real_photos_are_read_or_left_unknown_but_rarely_wrong(reader: CardClassifier) -> None:
+    from tablecam.reading import realdata
+
+    if not (realdata.fmjio_dir() / "valid").is_dir():
+        pytest.skip(f"real photo dataset absent at {realdata.fmjio_dir()}")
+    crops = list(realdata.iter_crops("valid"))
+    reads = reader.read([c.image for c in crops])
+    right = sum(r.card == c.card for r, c in zip(reads, crops, strict=True))
+    wrong = sum(r.card is not None and r.card != c.card for r, c in zip(reads, crops, strict=True))
+    # the committed model reads 36 % and misreads 1 % (2 of 197); guard against regressions
+    assert right >= 0.3 * len(crops)
+    assert wrong <= 0.02 * len(crops)
