@@ -1,6 +1,7 @@
 """Recognising the face-up cards in a photo: load, find, read (``tablecam recognize``).
 
-``recognize(image, reader)`` finds every card outline, reads each card's canonical
+``recognize(image, reader)`` finds every card outline (at two sizes of the photo),
+reads each card's canonical
 view in one batch, and keeps the face-up cards: backs are left out and outlines the
 reader says are no card at all are dropped.  A face it cannot read confidently is
 kept with ``card = None``.
@@ -17,7 +18,7 @@ import numpy.typing as npt
 
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
-from tablecam.reading.finder import find_cards
+from tablecam.reading.finder import find_cards_thorough
 from tablecam.reading.table_reader import CardReader, read_cards
 
 
@@ -87,7 +88,7 @@ def _quality_note(image: npt.NDArray[np.uint8]) -> str:
 def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
     """Every face-up card in a BGR image."""
     height, width = image.shape[:2]
-    seen = read_cards(image, find_cards(image), reader)
+    seen = read_cards(image, find_cards_thorough(image), reader)
     cards = [RecognizedCard(s.card, s.confidence, s.corners, s.covered)
              for s in seen if s.face_up]
     note = "" if cards else _quality_note(image)

@@ -101,3 +101,13 @@ def test_no_cards_gives_an_empty_list() -> None:
     assert find_cards(np.zeros((8, 8, 3), np.uint8)) == []
     assert find_cards(np.zeros((100, 100), np.uint8)) == []
     assert find_cards(np.full((480, 640, 3), 255, np.uint8)) == []
+
+
+def test_the_thorough_search_adds_no_duplicates() -> None:
+    from tablecam.reading.finder import find_cards_thorough
+
+    image, truths = _scene((40, 90, 40), [0, 15, -30, 90, 45, 170, -80, 5])
+    found = find_cards_thorough(image)
+    assert len(found) == len(truths)
+    assert _match(found, truths, 90) == len(truths)
+    assert find_cards_thorough(np.zeros((30, 30, 3), np.uint8)) == []
