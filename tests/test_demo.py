@@ -69,6 +69,19 @@ def test_demo_referees_the_recording_and_announces_the_game(
     assert "Player B has no cards left and wins the game after 4 rounds." in out
 
 
+
+def test_demo_stamps_its_calls_with_the_recordings_time(
+        recording: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # At --speed 0 wall seconds follow the reader's pace, not the game: a deal made 3.3 s
+    # into the recording was printed at whatever second the slow search for it ended.
+    assert main(["demo", "--no-dashboard", "--no-speech", "--speed", "0", "--fps", str(FPS)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    deal = read_events(GOLDEN)[0]
+    stamp = next(float(line[1:line.index(" s]")]) for line in lines if "Round 1:" in line)
+    assert deal.t <= stamp <= deal.t + 1.0
+    last = float(lines[-1][1:lines[-1].index(" s]")])
+    assert last >= read_events(GOLDEN)[-1].t - 1.0  # the game ends with the recording
+
 def test_demo_refuses_a_negative_speed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--speed", "-1", "--no-dashboard"]) == 2
     assert "--speed must be 0 or more" in capsys.readouterr().err

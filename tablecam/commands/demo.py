@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from tablecam.config import SpeechConfig, load_config
     from tablecam.errors import TablecamError
     from tablecam.inputs import ButtonPress
-    from tablecam.inputs.clock import PipelineClock
+    from tablecam.inputs.clock import RecordingClock
     from tablecam.inputs.replay import read_inputs
     from tablecam.reading.classifier import CardClassifier
     from tablecam.reading.table_reader import TableReader
@@ -65,7 +65,11 @@ def run(args: argparse.Namespace) -> int:
     # The button presses a person made during the recorded game (never the truth's calls).
     presses = read_inputs(demo_inputs())
     reader = TableReader(CardClassifier(args.model))
-    clock = PipelineClock()
+    # Calls are stamped with the recording's time (as `replay` stamps them), not wall
+    # seconds: at --speed 0 wall time runs at the reader's pace (a full-frame search
+    # for the deal costs ~10x a steady frame), so a wall stamp says nothing about when
+    # in the game a call was made.
+    clock = RecordingClock()
     speech = SpeechConfig(engine="none") if args.no_speech else config.speech
     announcer = make_announcer(speech, clock)
     controls: queue.Queue[ButtonPress] = queue.Queue()
@@ -84,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             if not args.no_browser:
                 webbrowser.open(server.url)
         # The recording always starts at its first deal: record it, never resume into it.
-        result = run_pipeline(open_source(str(video), fps=args.fps), reader, session.referee,
+        source = clock.follow(open_source(str(video), fps=args.fps))
+        result = run_pipeline(source, reader, session.referee,
                               announcer=announcer, presses=presses, controls=controls, hub=hub,
                               log=session.log, resume=False,
                               pace=args.speed if args.speed > 0 else None)

@@ -8,6 +8,10 @@ on one clock.  ``ButtonPress.t`` and ``Frame.t`` are both in this time base.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tablecam.capture import Frame, FrameSource
 
 
 class PipelineClock:
@@ -23,3 +27,34 @@ class PipelineClock:
     def at(self, monotonic_seconds: float) -> float:
         """Pipeline seconds at a ``time.monotonic()`` reading taken earlier."""
         return monotonic_seconds - self.start
+
+
+class RecordingClock(PipelineClock):
+    """The time of a recording played through the pipeline: the ``t`` of the latest
+    frame read through ``follow``, whatever the playback speed (``tablecam demo``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.t = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    def follow(self, source: FrameSource) -> FrameSource:
+        """``source``, with every frame read setting this clock to the frame's time."""
+        return _Followed(source, self)
+
+
+class _Followed:
+    def __init__(self, source: FrameSource, clock: RecordingClock) -> None:
+        self.source = source
+        self.clock = clock
+
+    def read(self) -> Frame | None:
+        frame = self.source.read()
+        if frame is not None:
+            self.clock.t = frame.t
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
