@@ -11,11 +11,12 @@ Steps, each reproducible from ``--seed``:
    ``tablecam.reading.synth``: faces, backs and "none" outlines.  Cached in
    ``cache/card_reader/`` so a second run skips the rendering.
 2. Real crops from ``poker_cards_fmjio/train`` (one version per source photo; mirrored
-   versions are turned back using ``--orient-model``, a reader trained on synthetic data
-   only, which scores each photo and its mirror image).  10% of the photos, chosen by a
+   versions are turned back by a first model trained on the synthetic views only, in
+   the same run, which scores each photo and its mirror image; so the result depends
+   on nothing but this repository and the data).  10% of the photos, chosen by a
    hash of their name, are kept apart for calibration.  ``valid`` is never used here.
-3. A small depthwise-separable CNN with three heads (rank, suit, kind), trained with
-   AdamW and a one-cycle schedule on two CPU threads.
+3. A small CNN of plain 3x3 convolutions with three heads (rank, suit, kind), trained
+   with AdamW and a one-cycle schedule on one CPU thread (``--threads``).
 4. The confidence threshold is calibrated on a held-out synthetic seed of the training
    decks plus the calibration photos, so that wrong reads stay below ``--max-wrong``.
 5. Export to ONNX (dynamic batch), with the threshold and training facts stored in the
@@ -379,8 +380,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=1)
     parser.add_argument("--real-variants", type=int, default=6)
     parser.add_argument("--no-real", action="store_true", help="synthetic data only")
-    parser.add_argument("--orient-model", type=Path, default=REPO / "models" / "card_reader.onnx",
-                        help="reader used to turn mirrored training photos back")
+    parser.add_argument("--orient-model", type=Path, default=None,
+                        help="an ONNX reader used to turn mirrored training photos back "
+                             "(default: a synthetic-only model trained first in this run, "
+                             "so that the result depends on nothing but this repository)")
+    parser.add_argument("--orient-epochs", type=float, default=3,
+                        help="epochs of that first synthetic-only model")
     parser.add_argument(
         "--skip-decks", nargs="*", default=[],
         help="training decks to leave out, e.g. " + " ".join(CORNER_MISFITS))
@@ -410,8 +415,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.time() - started:.0f} s)", flush=True)
     real_count = 0
     if not args.no_real:
-        orient = None
-        if args.orient_model.exists():
+        orient: Callable[[list[np.ndarray]], float]
+        if args.orient_model is not None:
             from tablecam.reading.classifier import CardClassifier
 
             reader = CardClassifier(args.orient_model)
@@ -420,14 +425,19 @@ def main(argv: list[str] | None = None) -> int:
                 return float(np.mean([r.confidence if r.kind == "face" else 0.0
                                       for r in reader.read(crops)]))
         else:
-            print("no orientation model: mirrored photos cannot be told apart; "
-                  "training on synthetic data only", flush=True)
-        if orient is not None:
-            real_train = real_set(orient, args.real_variants, args.seed, calibration=False)
-            real_calib = real_set(orient, 1, args.seed + 1, calibration=True)
-            real_count = len(real_train["x"])
-            train_set = _merge(train_set, real_train)
-            calib_set = _merge(calib_set, real_calib)
+            print(f"orientation model: synthetic data only, {args.orient_epochs} epochs",
+                  flush=True)
+            first, _ = train(train_set, args.orient_epochs, args.seed, width=args.width,
+                             log=lambda m: print(m, flush=True))
+
+            def orient(crops: list[np.ndarray]) -> float:
+                p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                return float(np.mean(p_kind[:, synth.KIND_FACE] * p_rank.max(1) * p_suit.max(1)))
+        real_train = real_set(orient, args.real_variants, args.seed, calibration=False)
+        real_calib = real_set(orient, 1, args.seed + 1, calibration=True)
+        real_count = len(real_train["x"])
+        train_set = _merge(train_set, real_train)
+        calib_set = _merge(calib_set, real_calib)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
                           log=lambda m: print(m, flush=True))
     threshold, stats = calibrate(model, calib_set, args.max_wrong)
