@@ -338,11 +338,17 @@ class Tracker:
                 self._cleared.add(seat)
         if self._cleared != set(SEATS):
             return []
+        pile_started = any(self._zones.get(p, _Zone()).accepted[0] == "face_up" for p in PILES)
         laid: dict[Seat, list[Card | None]] = {}
         for seat in SEATS:
             cards: list[Card | None] = []
             for i in range(1, 6):
                 state, card = self._column_value(seat, i)
+                if state == "face_down" and pile_started:
+                    # Once spit cards are on the centre the deal is over, and every column
+                    # top is face up by the rules: a "back" there is a face the reader
+                    # could not make out, not a column left without its face-up card.
+                    state = "face_up"
                 if state != "face_up":
                     break
                 cards.append(card)
@@ -351,7 +357,6 @@ class Tracker:
             laid[seat] = cards
         if not all(laid.values()):
             return []
-        pile_started = any(self._zones.get(p, _Zone()).accepted[0] == "face_up" for p in PILES)
         expected = self.expected_columns
         complete = expected is not None and all(len(laid[s]) == expected[s] for s in SEATS)
         settled = t - self._last_change >= self.deal_settle and not self._busy

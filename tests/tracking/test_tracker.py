@@ -183,3 +183,15 @@ def test_a_card_from_nowhere_is_reported_not_invented() -> None:
     notes = [e for e in out if isinstance(e, Unsure)]
     assert notes and "4D" in notes[0].text
     assert not any(isinstance(e, Play | Reveal) for e in out)
+
+
+def test_a_dealt_top_read_as_a_back_is_an_unreadable_face_once_spit_cards_are_out() -> None:
+    """The reader took B's column-2 top for a card back; the deal must still be seen."""
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    laying = dict(BASE, B2="down", left="empty", right="empty")
+    assert run(tracker, [(i / 30, laying) for i in range(30)]) == []  # no spit yet: wait
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, B2="down")) for i in range(4)])
+    assert isinstance(out[0], Deal)
+    assert out[0].players["B"] == TableauView(2, 0, (c("KH"), None))
+    assert out[0].players["A"] == TableauView(2, 0, (c("7C"), c("9D")))
