@@ -69,8 +69,12 @@ def test_the_card_outline_is_found_inside_a_label_box() -> None:
     assert len(crops) == 197
     assert all(c.image.shape == (CARD_H, CARD_W, 3) for c in crops)
     # the fitted outline lies inside its box (plus rounding) and is not degenerate
-    areas = [abs(float(np.cross(c.corners[2] - c.corners[0], c.corners[3] - c.corners[1]))) / 2
-             for c in crops]
+    def quad_area(corners: np.ndarray) -> float:
+        """Half the cross product of the diagonals: the area of a convex quadrilateral."""
+        (ax, ay), (bx, by) = corners[2] - corners[0], corners[3] - corners[1]
+        return abs(float(ax * by - ay * bx)) / 2
+
+    areas = [quad_area(c.corners) for c in crops]
     assert min(areas) > 500
 
 
