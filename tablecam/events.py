@@ -370,8 +370,8 @@ def parse_event_lines(lines: Iterable[str], source: str = "event log") -> Iterat
             raise EventLogError(f"{source}, line {number}: {error}") from None
 
 
-def read_events(path: str | Path) -> list[AnyEvent]:
-    """Read a JSON-lines event file."""
+def read_log_lines(path: str | Path) -> list[str]:
+    """The lines of an event log file; a missing or unreadable file is an EventLogError."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -379,7 +379,12 @@ def read_events(path: str | Path) -> list[AnyEvent]:
         raise EventLogError(f"there is no event log at {path}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise EventLogError(f"cannot read the event log {path}: {error}") from None
-    return list(parse_event_lines(text.splitlines(), str(path)))
+    return text.splitlines()
+
+
+def read_events(path: str | Path) -> list[AnyEvent]:
+    """Read a JSON-lines event file."""
+    return list(parse_event_lines(read_log_lines(path), str(path)))
 
 
 def write_events(events: Iterable[Event], path: str | Path) -> None:

@@ -26,6 +26,7 @@ from tablecam.events import (
     Take,
     Takeback,
     event_from_json,
+    read_log_lines,
 )
 from tablecam.rules.game import Game
 from tablecam.rules.settings import Settings
@@ -94,14 +95,7 @@ def replay_lines(lines: Iterable[str], settings: Settings | None = None,
 
 def replay_file(path: str | Path, settings: Settings | None = None) -> Game:
     """Replay a JSON-lines event file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise EventLogError(f"there is no event log at {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise EventLogError(f"cannot read the event log {path}: {error}") from None
-    return replay_lines(text.splitlines(), settings, str(path))
+    return replay_lines(read_log_lines(path), settings, str(path))
 
 
 SPIT_HALVES_S = 1.0
