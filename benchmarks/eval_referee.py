@@ -25,14 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from tablecam.app import judge
+from tablecam.app import referee_readings
 from tablecam.events import AnyEvent, Button, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Referee
 from tablecam.referee.scoring import Score, score_game
-from tablecam.tracking import Tracker
 from tablecam.tracking.synthetic import Noise, synthetic_readings
 
 ZONES = tuple(f"{s}{i}" for s in "AB" for i in range(1, 6)) + ("left", "right", "spitA", "spitB")
@@ -47,20 +47,8 @@ def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEve
 
     truth = list(simulate_game(seed).events)
     presses = presses_of(truth)
-    tracker, referee = Tracker(), Referee()
-    ours: list[AnyEvent] = []
-    frames = 0
-    k = 0
-    for reading in synthetic_readings(truth, noise=noise, seed=seed):
-        frames += 1
-        while k < len(presses) and presses[k].t <= reading.t:
-            ours += [c.event for c in referee.press(presses[k]) if c.event is not None]
-            k += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
-        ours += [c.event for c in judge(tracker.update(reading), referee) if c.event is not None]
-        ours += [c.event for c in referee.tick(reading.t, tracker.busy) if c.event is not None]
+    calls, frames = referee_readings(synthetic_readings(truth, noise=noise, seed=seed), presses)
+    ours = [c.event for c in calls if c.event is not None]
     return truth, ours, frames
 
 
@@ -76,33 +64,28 @@ def oracle_game(seed: int) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, fl
     renderer = FrameRenderer(game.scene, game.timeline)
     truth = list(game.events)
     presses = presses_of(truth)
-    tracker, referee = Tracker(), Referee()
-    ours: list[AnyEvent] = []
-    k = 0
     end = max(e.t for e in truth) + 2.0
     frames = int(end * game.scene.fps)
-    for index in range(frames):
-        t = index / game.scene.fps
-        _, labels = renderer.frame_with_labels(t, index)
-        zones: dict[str, SyntheticZone] = {}
-        for zone in ZONES:
-            here = [label for label in labels if label.zone == zone]
-            if not here:
-                zones[zone] = SyntheticZone("empty")
-            elif here[-1].visible < 0.6:
-                zones[zone] = SyntheticZone("covered")
-            else:
-                top = here[-1]
-                zones[zone] = SyntheticZone("face_up", top.card) if top.face_up else SyntheticZone("face_down")
-        while k < len(presses) and presses[k].t <= t:
-            ours += [c.event for c in referee.press(presses[k]) if c.event is not None]
-            k += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
-        ours += [c.event for c in judge(tracker.update(SyntheticReading(t, zones)), referee)
-                 if c.event is not None]
-        ours += [c.event for c in referee.tick(t, tracker.busy) if c.event is not None]
+
+    def readings() -> Iterator[SyntheticReading]:
+        for index in range(frames):
+            t = index / game.scene.fps
+            _, labels = renderer.frame_with_labels(t, index)
+            zones: dict[str, SyntheticZone] = {}
+            for zone in ZONES:
+                here = [label for label in labels if label.zone == zone]
+                if not here:
+                    zones[zone] = SyntheticZone("empty")
+                elif here[-1].visible < 0.6:
+                    zones[zone] = SyntheticZone("covered")
+                else:
+                    top = here[-1]
+                    zones[zone] = (SyntheticZone("face_up", top.card) if top.face_up
+                                   else SyntheticZone("face_down"))
+            yield SyntheticReading(t, zones)
+
+    calls, _ = referee_readings(readings(), presses)
+    ours = [c.event for c in calls if c.event is not None]
     return truth, ours, {"frames": float(frames), "deck": 0.0}
 
 

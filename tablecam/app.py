@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -232,6 +232,30 @@ def run_pipeline(
             if announcer is not None:
                 announcer.close()
     return result
+
+
+def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[ButtonPress],
+                     referee: Referee | None = None) -> tuple[list[Call], int]:
+    """The pipeline's tracking and refereeing steps over readings that need no camera.
+
+    For simulated readings (``tablecam.tracking.synthetic``) in tests and evaluations:
+    presses due by each reading go to the referee first, as in ``run_pipeline``.
+    Returns every call and the number of readings.
+    """
+    tracker, referee = Tracker(), referee or Referee()
+    calls: list[Call] = []
+    frames = next_press = 0
+    for reading in readings:
+        frames += 1
+        while next_press < len(presses) and presses[next_press].t <= reading.t:
+            calls += referee.press(presses[next_press])
+            next_press += 1
+        tracker.expected_columns = referee.expected_columns()
+        tracker.spit_expected = referee.expects_spit
+        tracker.spit_feeders = referee.spit_feeders or None
+        calls += judge(tracker.update(reading), referee)
+        calls += referee.tick(reading.t, tracker.busy)
+    return calls, frames
 
 
 def judge(tracked: list[Tracked], referee: Referee) -> list[Call]:

@@ -4,31 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from tablecam.app import judge
+from tablecam.app import referee_readings
 from tablecam.events import AnyEvent, Button
 from tablecam.inputs import ButtonPress
-from tablecam.referee import Referee
 from tablecam.referee.scoring import Score, score_game
 from tablecam.sim import simulate_game
-from tablecam.tracking import Tracker
 from tablecam.tracking.synthetic import Noise, synthetic_readings
 
 
 def referee_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEvent]]:
     truth = list(simulate_game(seed).events)
     presses = [ButtonPress(e.t, e.button, e.player) for e in truth if isinstance(e, Button)]
-    tracker, referee = Tracker(), Referee()
-    ours: list[AnyEvent] = []
-    k = 0
-    for reading in synthetic_readings(truth, noise=noise, seed=seed):
-        while k < len(presses) and presses[k].t <= reading.t:
-            ours += [c.event for c in referee.press(presses[k]) if c.event is not None]
-            k += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
-        ours += [c.event for c in judge(tracker.update(reading), referee) if c.event is not None]
-        ours += [c.event for c in referee.tick(reading.t, tracker.busy) if c.event is not None]
+    calls, _ = referee_readings(synthetic_readings(truth, noise=noise, seed=seed), presses)
+    ours = [c.event for c in calls if c.event is not None]
     return truth, ours
 
 

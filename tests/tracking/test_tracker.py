@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from tablecam.app import judge
+from tablecam.app import referee_readings
 from tablecam.cards import Card
 from tablecam.events import (
     AnyEvent,
@@ -19,7 +19,7 @@ from tablecam.events import (
     read_events,
 )
 from tablecam.inputs import ButtonPress
-from tablecam.referee import Call, Referee
+from tablecam.referee import Call
 from tablecam.tracking import Tracked, Tracker, Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
@@ -30,34 +30,18 @@ def c(code: str) -> Card:
     return Card.parse(code)
 
 
-def referee_run(events: list[AnyEvent], noise: Noise, seed: int) -> tuple[list[Call], list[Unsure]]:
+def referee_run(events: list[AnyEvent], noise: Noise, seed: int) -> list[Call]:
     """Synthetic readings of a logged game -> tracker -> referee, presses from the log."""
     presses = [ButtonPress(e.t, e.button, e.player) for e in events if isinstance(e, Button)]
-    tracker, referee = Tracker(), Referee()
-    calls: list[Call] = []
-    notes: list[Unsure] = []
-    k = 0
-    for reading in synthetic_readings(events, noise=noise, seed=seed):
-        while k < len(presses) and presses[k].t <= reading.t:
-            calls += referee.press(presses[k])
-            k += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
-        tracked = tracker.update(reading)
-        for item in tracked:
-            if isinstance(item, Unsure):
-                notes.append(item)
-        calls += judge([item for item in tracked if not isinstance(item, Unsure)], referee)
-        calls += referee.tick(reading.t, tracker.busy)
-    return calls, notes
+    calls, _ = referee_readings(synthetic_readings(events, noise=noise, seed=seed), presses)
+    return calls
 
 
 def test_golden_game_through_noisy_readings() -> None:
     events = read_events(GOLDEN)
     noise = Noise(misread=0.03, blur=0.03, drop=0.1)
     for seed in (1, 2):
-        calls, _ = referee_run(events, noise, seed)
+        calls = referee_run(events, noise, seed)
         ours = [call.event for call in calls if call.event is not None]
         truth_plays = Counter((e.player, e.card, e.pile) for e in events if isinstance(e, Play))
         our_plays = Counter((e.player, e.card, e.pile) for e in ours if isinstance(e, Play))
@@ -76,7 +60,7 @@ def test_golden_game_through_noisy_readings() -> None:
 
 def test_play_is_reported_within_150_ms_of_landing() -> None:
     events = read_events(GOLDEN)
-    calls, _ = referee_run(events, Noise(), 0)
+    calls = referee_run(events, Noise(), 0)
     # A collision's losing hand covers the pile right after the winning card lands;
     # those landings cannot be seen at once, so they are left out of the timing.
     hidden = {(e.round, e.pile, round(e.t, 1)) for e in events if isinstance(e, Takeback)}
