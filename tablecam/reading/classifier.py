@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tablecam.cards import Card, Rank, Suit
+from tablecam.cards import Card
 from tablecam.errors import ModelError
 from tablecam.reading.warp import CARD_H, CARD_W
 
@@ -57,11 +57,15 @@ class CardRead:
 
     ``card`` is None unless ``kind`` is ``face`` and the reading is confident;
     ``confidence`` is the probability of the answer given (the card, or the kind).
+    ``candidates`` are the likeliest faces with their probabilities, best first, even
+    when the card is unknown: a caller that knows which cards are possible (the
+    tracker knows the game) can decide among them.
     """
 
     card: Card | None
     confidence: float
     kind: Kind
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
@@ -118,6 +122,10 @@ def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
+#: how many candidate faces each reading lists
+CANDIDATES: Final = 4
+
+
 def postprocess(rank_logits: npt.NDArray[np.float32], suit_logits: npt.NDArray[np.float32],
                 kind_logits: npt.NDArray[np.float32], threshold: float) -> list[CardRead]:
     """Turn the three heads' logits into readings, unknown below ``threshold``."""
@@ -125,13 +133,16 @@ def postprocess(rank_logits: npt.NDArray[np.float32], suit_logits: npt.NDArray[n
     reads = []
     for i in range(len(p_kind)):
         kind = KINDS[int(np.argmax(p_kind[i]))]
+        # p(face, suit, rank) for all 52 cards, suit-major like Card.from_index
+        joint = p_kind[i][0] * np.outer(p_suit[i], p_rank[i]).reshape(-1)
+        best = np.argsort(-joint)[:CANDIDATES]
+        candidates = tuple((Card.from_index(int(j)), float(joint[j])) for j in best)
         if kind != "face":
-            reads.append(CardRead(None, float(p_kind[i].max()), kind))
+            reads.append(CardRead(None, float(p_kind[i].max()), kind, candidates))
             continue
-        rank, suit = int(np.argmax(p_rank[i])), int(np.argmax(p_suit[i]))
-        confidence = float(p_kind[i][0] * p_rank[i][rank] * p_suit[i][suit])
-        card = Card(Rank(rank + 1), Suit(suit)) if confidence >= threshold else None
-        reads.append(CardRead(card, confidence, "face"))
+        top, confidence = candidates[0]
+        reads.append(CardRead(top if confidence >= threshold else None, confidence, "face",
+                              candidates))
     return reads
 
 

@@ -83,6 +83,8 @@ class ZoneObservation:
     card: Card | None
     confidence: float
     corners: npt.NDArray[np.float32] | None = None
+    #: the reader's likeliest faces for the top card, best first (may be empty)
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,6 +97,7 @@ class SeenCard:
     face_up: bool
     zone: ZoneId | None
     covered: bool = False
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +131,8 @@ def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
         if r.kind == "none":
             continue
         seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
-                             float(r.confidence), r.kind == "face", None, f.covered))
+                             float(r.confidence), r.kind == "face", None, f.covered,
+                             getattr(r, "candidates", ())))
     return seen
 
 
@@ -285,7 +289,8 @@ class TableReader:
                 if r.kind == "none":
                     continue
                 seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
-                                     float(r.confidence), r.kind == "face", zone, f.covered))
+                                     float(r.confidence), r.kind == "face", zone, f.covered,
+                                     getattr(r, "candidates", ())))
             result[zone] = (self._observe(image, geometry, zone, seen), seen)
         return result
 
@@ -296,7 +301,8 @@ class TableReader:
         if top:
             card = top[0]
             state: ZoneState = "face_up" if card.face_up else "face_down"
-            return ZoneObservation(state, card.card, card.confidence, card.corners)
+            return ZoneObservation(state, card.card, card.confidence, card.corners,
+                                   card.candidates if card.face_up else ())
         foreign = self._foreign_fraction(image, geometry, zone)
         if foreign > COVER_FRACTION:
             return ZoneObservation("covered", None, min(1.0, foreign), None)
