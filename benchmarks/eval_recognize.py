@@ -14,11 +14,19 @@ no labelled card lies).
 - rendered stills of the reserved deck families (``tablecam.render.stills``): face-up
   cards that show at least 90%, matched by the IoU of the outlines (>= 0.7).
 
+``--dev`` measures a development set instead, for making decisions (thresholds,
+variants) without looking at the evaluation sets above: 59 ``poker_cards_fmjio/train``
+photos (the first version of every sixth source photo, so the same ones every run)
+and rendered stills of the *training* decks (other seeds than the evaluation stills).
+``--misses DIR`` draws each image with a miss or a spurious read into DIR (labels
+missed in red, found in green, outlines found in blue, spurious reads in magenta).
+
 Data sets are read from ``$TABLECAM_DATASETS`` or ``../shared/datasets`` beside the
 repository; missing ones are skipped with a note.  Without a trained model only the
 finding figures are printed.
 
     nice -n 10 .venv/bin/python benchmarks/eval_recognize.py [--stills 40] [--quick]
+    nice -n 10 .venv/bin/python benchmarks/eval_recognize.py --dev [--stills 30] [--misses /tmp/m]
 """
 
 from __future__ import annotations
@@ -112,8 +120,8 @@ def _quad_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
 
 def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
            cards: list[RecognizedCard], overlap: Callable[[object, RecognizedCard], float],
-           threshold: float, same: Callable[[str | Rank | None, Card], bool]) -> None:
-    """Greedy one-to-one matching by overlap, best pairs first."""
+           threshold: float, same: Callable[[str | Rank | None, Card], bool]) -> set[int]:
+    """Greedy one-to-one matching by overlap, best pairs first; the labels matched."""
     pairs = sorted(((overlap(shape, card), i, j) for i, (shape, _) in enumerate(labels)
                     for j, card in enumerate(cards)), reverse=True)
     used_l: set[int] = set()
@@ -132,6 +140,34 @@ def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
                 tally.wrong += 1
     tally.labels += len(labels)
     tally.spurious += sum(1 for j, c in enumerate(cards) if j not in used_c and c.card is not None)
+    return used_l
+
+
+def _label_quad(shape: object) -> npt.NDArray[np.int32]:
+    if isinstance(shape, tuple):
+        x0, y0, x1, y1 = shape
+        return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.int32)
+    return np.asarray(shape, np.float32).astype(np.int32)
+
+
+def _draw_misses(folder: Path | None, name: str, image: npt.NDArray[np.uint8],
+                 labels: list[tuple[object, str | Rank | None]], matched: set[int],
+                 cards: list[RecognizedCard], spurious_before: int, tally: Tally) -> None:
+    """Write ``image`` with labels and outlines drawn when something was missed."""
+    if folder is None or (len(matched) == len(labels) and tally.spurious == spurious_before):
+        return
+    canvas = image.copy()
+    for c in cards:
+        colour = (255, 0, 0) if c.card is not None else (255, 160, 0)
+        cv2.polylines(canvas, [c.corners.astype(np.int32)], True, colour, 2)
+    for i, (shape, label) in enumerate(labels):
+        colour = (0, 200, 0) if i in matched else (0, 0, 255)
+        quad = _label_quad(shape)
+        cv2.polylines(canvas, [quad], True, colour, 1)
+        cv2.putText(canvas, str(label), (int(quad[0][0]) + 3, int(quad[0][1]) + 14),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1)
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"{name}.jpg"), canvas)
 
 
 def _unsquash(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], tuple[float, float]]:
@@ -152,13 +188,24 @@ def _images(folder: Path) -> Iterator[Path]:
     yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 
-def eval_fmjio(reader: CardReader, limit: int | None) -> Tally:
-    tally = Tally("poker_cards_fmjio/valid (real photos)")
-    root = datasets_root() / "poker_cards_fmjio" / "valid"
+def dev_photos(root: Path, count: int = 60) -> list[Path]:
+    """The dev sample of fmjio train: the first version of every sixth source photo."""
+    groups: dict[str, list[Path]] = {}
+    for path in _images(root / "images"):
+        groups.setdefault(path.name.split("_jpg.rf.")[0], []).append(path)
+    return [paths[0] for _, paths in sorted(groups.items())][::6][:count]
+
+
+def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
+               misses: Path | None = None) -> Tally:
+    split = "train" if dev else "valid"
+    tally = Tally(f"poker_cards_fmjio/{split} (real photos{', dev sample' if dev else ''})")
+    root = datasets_root() / "poker_cards_fmjio" / split
     if not root.is_dir():
         tally.notes.append(f"skipped: {root} is missing")
         return tally
-    for path in list(_images(root / "images"))[:limit]:
+    paths = dev_photos(root) if dev else list(_images(root / "images"))
+    for path in paths[:limit]:
         loaded = cv2.imread(str(path))
         if loaded is None:
             continue
@@ -179,8 +226,12 @@ def eval_fmjio(reader: CardReader, limit: int | None) -> Tally:
         back = np.array([sx, sy], np.float32)
         cards = [RecognizedCard(c.card, c.confidence, c.corners / back, c.covered)
                  for c in result.cards]
-        _score(tally, labels, cards, lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
-               0.5, lambda label, card: card.code == label)
+        before = tally.spurious
+        matched = _score(tally, labels, cards,
+                         lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+                         0.5, lambda label, card: card.code == label)
+        _draw_misses(misses, path.stem.split("_jpg.rf.")[0], image, labels, matched, cards,
+                     before, tally)
     return tally
 
 
@@ -213,21 +264,24 @@ def eval_edje(reader: CardReader, limit: int | None) -> Tally:
     return tally
 
 
-def eval_stills(reader: CardReader, count: int) -> Tally:
-    tally = Tally(f"rendered stills, reserved decks ({count} stills)")
+def eval_stills(reader: CardReader, count: int, dev: bool = False,
+                misses: Path | None = None) -> Tally:
+    kind = "training decks, dev seeds" if dev else "reserved decks"
+    tally = Tally(f"rendered stills, {kind} ({count} stills)")
     try:
         from tablecam.render.decks import list_decks
         from tablecam.render.stills import render_still
     except ImportError as exc:
         tally.notes.append(f"skipped: the renderer is not available ({exc})")
         return tally
-    decks = [d for d in list_decks(include_reserved=True) if d.reserved]
+    decks = list_decks() if dev else [d for d in list_decks(include_reserved=True) if d.reserved]
     if not decks:
-        tally.notes.append("skipped: no reserved deck art is installed")
+        tally.notes.append("skipped: no deck art is installed")
         return tally
+    first = 700_000 if dev else 900_000
     for n in range(count):
         try:
-            image, card_labels = render_still(900_000 + n, decks=decks)
+            image, card_labels = render_still(first + n, decks=decks)
         except TablecamError as exc:
             tally.notes.append(f"still {n} not rendered: {exc}")
             continue
@@ -238,8 +292,12 @@ def eval_stills(reader: CardReader, count: int) -> Tally:
         result = recognize(image, reader)
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        _score(tally, labels, result.cards, lambda quad, c: _quad_iou(quad, c.corners),  # type: ignore[arg-type]
-               0.7, lambda label, card: card.code == label)
+        before = tally.spurious
+        matched = _score(tally, labels, result.cards,
+                         lambda quad, c: _quad_iou(quad, c.corners),  # type: ignore[arg-type]
+                         0.7, lambda label, card: card.code == label)
+        _draw_misses(misses, f"still{first + n}", image, labels, matched, result.cards, before,
+                     tally)
     return tally
 
 
@@ -250,6 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few images of each set")
     parser.add_argument("--only", choices=("fmjio", "edje", "stills"), action="append",
                         help="evaluate only these sets")
+    parser.add_argument("--dev", action="store_true",
+                        help="the development set (fmjio train sample, training-deck stills)")
+    parser.add_argument("--misses", type=Path, default=None,
+                        help="draw the images with misses into this folder")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     reading = True
@@ -263,14 +325,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = _Finder()  # type: ignore[assignment]
         reading = False
     limit = 8 if args.quick else None
-    sets = args.only or ["fmjio", "edje", "stills"]
+    sets = args.only or (["fmjio", "stills"] if args.dev else ["fmjio", "edje", "stills"])
     for name in sets:
         if name == "fmjio":
-            tally = eval_fmjio(reader, limit)
-        elif name == "edje":
+            tally = eval_fmjio(reader, limit, args.dev, args.misses)
+        elif name == "edje" and not args.dev:
             tally = eval_edje(reader, limit)
+        elif name == "edje":
+            continue  # edje is an evaluation set; it has no dev part
         else:
-            tally = eval_stills(reader, 4 if args.quick else args.stills)
+            tally = eval_stills(reader, 4 if args.quick else args.stills, args.dev, args.misses)
         print("\n".join(tally.lines(reading)), flush=True)
     return 0
 
