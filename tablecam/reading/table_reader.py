@@ -234,7 +234,7 @@ class TableReader:
             where = geometry.zone_at(s.corners.mean(axis=0))
             if where is not None and where in by_zone:
                 by_zone[where].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, where,
-                                               s.covered))
+                                               s.covered, s.candidates))
         return {zone: (self._observe(image, geometry, zone, cards), cards)
                 for zone, cards in by_zone.items()}
 
