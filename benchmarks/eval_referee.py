@@ -3,6 +3,15 @@
     .venv/bin/python benchmarks/eval_referee.py --games 6              # video, reserved decks
     .venv/bin/python benchmarks/eval_referee.py --oracle --games 3      # video labels, no reader
     .venv/bin/python benchmarks/eval_referee.py --synthetic --games 50  # readings, no video
+    .venv/bin/python benchmarks/eval_referee.py --dev --games 2 --keep DIR  # training decks
+
+``--dev`` renders the games with *training* decks and other seeds (from 2000): the set
+every tracker or referee change is judged on, so that the reserved decks stay for the
+final figures.  With ``--keep DIR`` a video already rendered there (with its truth) is
+used again instead of being rendered afresh, and ``--readings`` also keeps each game's
+per-frame zone readings there, so that ``--from-readings`` can replay the tracker and
+referee on them in seconds (a diagnostic: the reader is not re-run, so its re-locating
+at each new deal follows the recorded run).
 
 Video mode renders each simulated game with a reserved deck family (never used for
 training), hands and noise (``tablecam render``), referees the video through the
@@ -20,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import resource
 import subprocess
 import sys
@@ -29,11 +39,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tablecam.app import referee_readings
+from tablecam.capture import Frame
 from tablecam.events import AnyEvent, Button, read_events
 from tablecam.inputs import ButtonPress
+from tablecam.reading.table_reader import TableReader, TableReading
 from tablecam.referee import Referee
 from tablecam.referee.scoring import Score, score_game
-from tablecam.tracking.synthetic import Noise, synthetic_readings
+from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 ZONES = tuple(f"{s}{i}" for s in "AB" for i in range(1, 6)) + ("left", "right", "spitA", "spitB")
 
@@ -52,15 +64,17 @@ def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEve
     return truth, ours, frames
 
 
-def oracle_game(seed: int) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
-    """A reserved-deck rendered game read from the renderer's labels instead of the reader."""
+def oracle_game(seed: int, reserved_decks: bool = True,
+                ) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+    """A rendered game read from the renderer's labels instead of the reader."""
     from tablecam.render.decks import list_decks
     from tablecam.render.frame import FrameRenderer
     from tablecam.render.video import prepare_game
     from tablecam.tracking.synthetic import SyntheticReading, SyntheticZone
 
-    reserved = [d for d in list_decks(include_reserved=True) if d.reserved]
-    game = prepare_game(seed, decks=reserved, size=(1280, 720))
+    decks = ([d for d in list_decks(include_reserved=True) if d.reserved] if reserved_decks
+             else list_decks())
+    game = prepare_game(seed, decks=decks, size=(1280, 720))
     renderer = FrameRenderer(game.scene, game.timeline)
     truth = list(game.events)
     presses = presses_of(truth)
@@ -89,31 +103,80 @@ def oracle_game(seed: int) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, fl
     return truth, ours, {"frames": float(frames), "deck": 0.0}
 
 
-def video_game(seed: int, workdir: Path, model: Path | None) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+class RecordingReader:
+    """Wraps the table reader and keeps each frame's zone readings (for ``--from-readings``)."""
+
+    def __init__(self, reader: TableReader) -> None:
+        self.reader = reader
+        self.kept: list[SyntheticReading] = []
+
+    def read(self, frame: Frame) -> TableReading:
+        reading = self.reader.read(frame)
+        zones = {name: SyntheticZone(obs.state, obs.card, obs.confidence, tuple(obs.candidates))
+                 for name, obs in reading.zones.items()}
+        self.kept.append(SyntheticReading(reading.t, zones, tuple(reading.reread)))
+        return reading
+
+    def relocate(self) -> None:
+        self.reader.relocate()
+
+
+def render_once(seed: int, workdir: Path, decks: str) -> tuple[Path, Path]:
+    """The game's video and truth in ``workdir``, rendered unless they are already there."""
+    video = workdir / f"game-{seed}-{decks}.mp4"
+    truth_path = workdir / f"game-{seed}-{decks}.jsonl"
+    if not (video.exists() and truth_path.exists()):
+        partial = workdir / f"partial-{seed}-{decks}.mp4"
+        command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--decks", decks,
+                   "--size", "1280x720", "--out", str(partial), "--truth", str(truth_path)]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        partial.rename(video)
+    return video, truth_path
+
+
+def video_game(seed: int, workdir: Path, model: Path | None, decks: str = "reserved",
+               keep_readings: bool = False) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
     from tablecam.app import run_pipeline
     from tablecam.capture import open_source
     from tablecam.reading.classifier import CardClassifier
-    from tablecam.reading.table_reader import TableReader
 
-    video = workdir / f"game-{seed}.mp4"
-    truth_path = workdir / f"game-{seed}.jsonl"
-    command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--decks", "reserved",
-               "--size", "1280x720", "--out", str(video), "--truth", str(truth_path)]
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    video, truth_path = render_once(seed, workdir, decks)
     truth = read_events(truth_path)
-    reader = TableReader(CardClassifier(model))
+    reader = RecordingReader(TableReader(CardClassifier(model)))
     start = time.process_time()
     result = run_pipeline(open_source(str(video)), reader, Referee(), presses=presses_of(truth))
+    if keep_readings:
+        with open(workdir / f"readings-{seed}-{decks}.pickle", "wb") as out:
+            pickle.dump(reader.kept, out)
     cpu = time.process_time() - start
     figures = {"frames": float(result.frames), "video_s": result.input_seconds, "cpu_s": cpu,
                "wall_s": result.wall_seconds}
     return truth, result.events, figures
 
 
+def readings_game(seed: int, workdir: Path, decks: str) -> tuple[list[AnyEvent], list[AnyEvent], int]:
+    """Tracker and referee over a game's kept readings (no video, no reader)."""
+    truth = read_events(workdir / f"game-{seed}-{decks}.jsonl")
+    path = workdir / f"readings-{seed}-{decks}.pickle"
+    if not path.exists():
+        raise SystemExit(f"no kept readings {path}: run once with --keep {workdir} --readings")
+    with open(path, "rb") as source:
+        readings = pickle.load(source)
+    calls, frames = referee_readings(readings, presses_of(truth))
+    return truth, [c.event for c in calls if c.event is not None], frames
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=6)
-    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--first-seed", type=int, default=None,
+                        help="first game's seed (default 1000; 2000 with --dev)")
+    parser.add_argument("--dev", action="store_true",
+                        help="video with training decks and dev seeds: the set to decide on")
+    parser.add_argument("--readings", action="store_true",
+                        help="with --keep: also keep each game's zone readings")
+    parser.add_argument("--from-readings", action="store_true",
+                        help="with --keep: replay tracker and referee on kept readings only")
     parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
     parser.add_argument("--oracle", action="store_true",
                         help="rendered games read from the renderer's labels, not the card reader")
@@ -123,6 +186,10 @@ def main() -> int:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--keep", type=Path, default=None, help="keep rendered videos here")
     args = parser.parse_args()
+    first_seed = args.first_seed if args.first_seed is not None else 2000 if args.dev else 1000
+    decks = "training" if args.dev else "reserved"
+    if (args.readings or args.from_readings) and args.keep is None:
+        parser.error("--readings and --from-readings need --keep DIR")
     total = Score()
     frames = 0
     cpu = 0.0
@@ -132,29 +199,34 @@ def main() -> int:
         workdir = args.keep or Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         for i in range(args.games):
-            seed = args.first_seed + i
-            if args.synthetic:
+            seed = first_seed + i
+            if args.from_readings:
+                truth, ours, n = readings_game(seed, workdir, decks)
+                frames += n
+                label = "readings"
+            elif args.synthetic:
                 truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop))
                 frames += n
                 label = "synthetic"
             elif args.oracle:
-                truth, ours, figures = oracle_game(seed)
+                truth, ours, figures = oracle_game(seed, not args.dev)
                 frames += int(figures["frames"])
                 label = "oracle"
             else:
-                truth, ours, figures = video_game(seed, workdir, args.model)
+                truth, ours, figures = video_game(seed, workdir, args.model, decks, args.readings)
                 frames += int(figures["frames"])
                 cpu += figures["cpu_s"]
                 video_s += figures["video_s"]
-                label = "video"
+                label = "dev video" if args.dev else "video"
             score = score_game(truth, ours)
             total.add(score)
             per_game.append({"seed": seed, "input": label, **score.summary()})
             print(json.dumps(per_game[-1]), file=sys.stderr, flush=True)
-    mode = "synthetic" if args.synthetic else "oracle" if args.oracle else "video"
+    mode = ("readings" if args.from_readings else "synthetic" if args.synthetic
+            else "oracle" if args.oracle else "dev video" if args.dev else "video")
     figures_out: dict[str, object] = {"mode": mode,
                                       "games": args.games, "frames": frames, **total.summary()}
-    if mode == "video":
+    if mode in ("video", "dev video"):
         figures_out["pipeline_fps_per_core"] = frames / cpu if cpu else 0.0
         figures_out["video_seconds"] = video_s
     figures_out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from tablecam.cards import FULL_DECK, Card
+from tablecam.cards import FULL_DECK, Card, Rank, Suit
 from tablecam.events import (
     PILES,
     SEATS,
@@ -34,12 +34,15 @@ class SyntheticZone:
     state: str
     card: Card | None = None
     confidence: float = 1.0
+    #: the reader's likeliest faces, best first, with probabilities (may be empty)
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class SyntheticReading:
     t: float
     zones: Mapping[str, SyntheticZone]
+    reread: tuple[str, ...] = ()  # zones read afresh in this frame
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,10 @@ class Noise:
     blur: float = 0.0
     drop: float = 0.0
     hands: bool = True
+    #: share of face-up readings the reader cannot name (``card`` None) though its
+    #: likeliest faces list the card, half of the time behind a look-alike of the
+    #: other suit of its colour (what the neural reader does with a hard view)
+    unread: float = 0.0
 
 
 @dataclass(slots=True)
@@ -144,8 +151,20 @@ def synthetic_readings(events: Sequence[AnyEvent], fps: float = 30.0, noise: Noi
                     zone = SyntheticZone("face_up", rng.choice(FULL_DECK), 0.6)
                 elif roll < noise.misread + noise.blur:
                     zone = SyntheticZone("face_up", None, 0.2)
+                elif roll < noise.misread + noise.blur + noise.unread and zone.card is not None:
+                    zone = _unreadable(zone.card, rng)
             zones[name] = zone
         yield SyntheticReading(round(t, 4), zones)
+
+
+def _unreadable(card: Card, rng: random.Random) -> SyntheticZone:
+    """``card`` read too unsurely to be named: its candidates, with a look-alike."""
+    twin = Card(card.rank, Suit(3 - card.suit.value))  # clubs <-> spades, diamonds <-> hearts
+    p = rng.uniform(0.2, 0.9)
+    q = p * rng.uniform(1.1, 1.5) if rng.random() < 0.5 else p * rng.uniform(0.1, 0.5)
+    other = Card(Rank(card.rank.value % 13 + 1), card.suit)
+    ranked = sorted([(card, p), (twin, q), (other, 0.01)], key=lambda cp: -cp[1])
+    return SyntheticZone("face_up", None, ranked[0][1], tuple(ranked))
 
 
 def _apply(table: _Table, change: tuple[float, str, object]) -> None:

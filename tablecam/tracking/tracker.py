@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from tablecam.cards import Card
+from tablecam.cards import FULL_DECK, Card
 from tablecam.events import (
     PILES,
     SEATS,
@@ -102,6 +102,8 @@ class _Zone:
     generation: int = 0
     accepted_generation: int = 0
     candidate_generation: int = 0
+    accepted_at: float = -1e9  # when the accepted value was accepted
+    last_read: float = -1e9  # the last frame in which the reader read the zone afresh
 
 
 @dataclass(slots=True)
@@ -157,6 +159,14 @@ class Tracker:
         self._busy = False
         self._last_t = 0.0
         self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
+        self._located_cache: dict[Card, str] | None = None
+        #: An unreadable face is named after its likeliest *possible* card when the
+        #: reader gives that card at least ``candidate_floor`` and ``candidate_margin``
+        #: times the next possible one (``deal_floor`` at the deal, where few cards
+        #: are ruled out).
+        self.candidate_floor = 0.05
+        self.candidate_margin = 4.0
+        self.deal_floor = 0.5
 
     # ------------------------------------------------------------------ public
     @property
@@ -178,6 +188,7 @@ class Tracker:
         gap = t - self._last_t > 0.5
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
+        self._located_cache = None
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
             state = obs.state
@@ -190,10 +201,15 @@ class Tracker:
                 busy = True
                 continue
             zone.covered = False
-            value: ZoneValue = (state, obs.card if state == "face_up" else None)
+            value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             unreadable = value == ("face_up", None)
-            if unreadable and name in PILES and name in reread and self._phase == "playing":
+            # A re-read after a hand was over the pile may be a new card; one with no
+            # hand over it since the last read shows the same card.
+            if (unreadable and name in PILES and name in reread and self._phase == "playing"
+                    and zone.last_hidden > zone.last_read):
                 zone.generation += 1
+            if name in reread:
+                zone.last_read = t
             if value == zone.accepted and (not unreadable or zone.generation == zone.accepted_generation):
                 zone.candidate, zone.run = None, 0
                 zone.last_agree = t
@@ -224,6 +240,7 @@ class Tracker:
             zone = self._zones[name]
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
+            zone.accepted_at = t
         self._busy = busy
         out: list[Tracked] = []
         if changes:
@@ -269,6 +286,83 @@ class Tracker:
                 else:
                     out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
         out += self._timeouts(t)
+        return out
+
+    # ------------------------------------------------------------------ reading
+    def _resolve(self, name: str, zone: _Zone, obs: ZoneObservationLike) -> Card | None:
+        """The card a face-up reading shows, given what the game allows there.
+
+        A confident read is taken as it is (the voting judges it).  An unreadable one
+        keeps the zone's card when no hand has been over the zone since that card was
+        accepted (a card does not change untouched); otherwise the reader's likeliest
+        faces are narrowed to the cards that can be there (every card is unique; a pile
+        takes a card one rank from its top, from a column top or a hand, or a spit card
+        or a face-down card turned over; a column shows its own card, a card coming back
+        or moved in, or a face-down card turned over), and the best of those is taken
+        when the reader clearly prefers it.  Otherwise the card stays unknown.
+        """
+        card = obs.card
+        if card is not None:
+            return card
+        accepted = zone.accepted[1] if zone.accepted[0] == "face_up" else None
+        if accepted is not None and zone.last_hidden < zone.accepted_at:
+            return accepted
+        candidates = getattr(obs, "candidates", ()) or ()
+        if not candidates:
+            return None
+        possible = self._possible(name) if self._phase == "playing" else None
+        ranked = sorted(((p, c) for c, p in candidates if possible is None or c in possible),
+                        key=lambda pc: -pc[0])
+        if not ranked:
+            return None
+        best_p, best = ranked[0]
+        second_p = ranked[1][0] if len(ranked) > 1 else 0.0
+        floor = self.candidate_floor if possible is not None else self.deal_floor
+        if best_p >= floor and best_p >= self.candidate_margin * second_p:
+            return best
+        return None
+
+    def _located(self) -> dict[Card, str]:
+        """Every card whose place this round is known (column tops, hands, piles)."""
+        if self._located_cache is not None:
+            return self._located_cache
+        where: dict[Card, str] = {}
+        for pile in PILES:
+            for card in self._r.pile_cards[pile]:
+                if card is not None:
+                    where[card] = pile
+        for card in self._in_hand:
+            where[card] = "hand"
+        for zone_name in COLUMN_ZONES:
+            zone = self._zones.get(zone_name)
+            if zone is not None and zone.accepted[0] == "face_up" and zone.accepted[1] is not None:
+                where[zone.accepted[1]] = zone_name
+        self._located_cache = where
+        return where
+
+    def _possible(self, name: str) -> set[Card]:
+        """The cards that can be the top of zone ``name`` now (see ``_resolve``)."""
+        located = self._located()
+        unseen = {c for c in FULL_DECK if c not in located}
+        if name in PILES:
+            cards = self._r.pile_cards["left" if name == "left" else "right"]
+            top = cards[-1] if cards else None
+            out: set[Card] = {c for c in cards[-2:] if c is not None}
+            movers = [c for c, w in located.items() if w == "hand" or w in COLUMN_ZONES]
+            out |= {c for c in movers if top is None or c.fits_on(top)}
+            if self.spit_expected or top is None:
+                return out | unseen
+            return out | {c for c in unseen if c.fits_on(top)}
+        if name not in COLUMN_ZONES:
+            return unseen | set(located)
+        seat, column = _seat_column(name)
+        zone = self._zones[name]
+        out = {zone.accepted[1]} if zone.accepted[1] is not None else set()
+        if self._r.down.get((seat, column), 0) > 0 or zone.accepted == ("face_up", None):
+            out |= unseen
+        out |= {c for c, h in self._in_hand.items() if h.seat == seat}
+        out |= {c for c, w in located.items() if w in COLUMN_ZONES and w[0] == seat}
+        out |= {c for c, src in self._r.played_from.items() if src == (seat, column)}
         return out
 
     def resume(self, round_number: int, table: TableModel) -> None:
@@ -334,7 +428,12 @@ class Tracker:
 
     def _watch_for_deal(self, t: float, changes: list[tuple[str, ZoneValue, ZoneValue]]) -> list[Tracked]:
         for seat in SEATS:
-            if all(self._column_value(seat, i)[0] == "empty" for i in range(1, 6)):
+            # Picked up: every column seen empty, or hidden now (a hand, or something
+            # lying over it) while most are empty.
+            values = [self._column_value(seat, i)[0] for i in range(1, 6)]
+            hidden = [self._zones.get(f"{seat}{i}", _Zone()).covered for i in range(1, 6)]
+            if all(v == "empty" or h for v, h in zip(values, hidden, strict=True)) and \
+                    values.count("empty") >= 3:
                 self._cleared.add(seat)
         if self._cleared != set(SEATS):
             return []
@@ -496,6 +595,12 @@ class Tracker:
             out.append(Reveal(t, self.round, seat, source.column, card))
             out.append(Move(t, self.round, seat, card, source.column, column))
             return out
+        unread = next((h for h in self._unknown_hands if h.seat == seat and h.column != column), None)
+        if unread is not None and was_empty:
+            # An unreadable top left its column and this card came into an empty one: moved.
+            self._unknown_hands.remove(unread)
+            return [Move(t, self.round, seat, card, unread.column, column),
+                    *self._release_reveal(seat, unread.column)]
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
 

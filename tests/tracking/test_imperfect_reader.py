@@ -1,0 +1,136 @@
+"""The tracker follows a game through a reader that often cannot name a card.
+
+The real card reader leaves many face-up cards unnamed (``card`` None) while its
+likeliest faces (``candidates``) usually include the card; the tracker narrows those
+to the cards the game allows and never lets an unnamed read undo what it knows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tablecam.app import referee_readings
+from tablecam.cards import Card
+from tablecam.events import Button, Deal, Move, Play, read_events
+from tablecam.inputs import ButtonPress
+from tablecam.referee.scoring import score_game
+from tablecam.tracking import Tracked, Tracker, Unsure
+from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
+
+GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
+
+
+def c(code: str) -> Card:
+    return Card.parse(code)
+
+
+def zone(value: str) -> SyntheticZone:
+    """"7C" a named card, "?7C:0.6,7S:0.3" an unnamed one with candidates, "?" one
+    without, "down", "empty" or "covered"."""
+    if value in ("empty", "covered"):
+        return SyntheticZone(value)
+    if value == "down":
+        return SyntheticZone("face_down")
+    if value.startswith("?"):
+        pairs = [p.split(":") for p in value[1:].split(",") if p]
+        candidates = tuple((c(code), float(p)) for code, p in pairs)
+        return SyntheticZone("face_up", None, candidates[0][1] if candidates else 0.1, candidates)
+    return SyntheticZone("face_up", c(value))
+
+
+def run(tracker: Tracker, frames: list[tuple[float, dict[str, str]]],
+        reread: tuple[str, ...] = ()) -> list[Tracked]:
+    out: list[Tracked] = []
+    for t, zones in frames:
+        out += tracker.update(SyntheticReading(t, {n: zone(v) for n, v in zones.items()}, reread))
+    return out
+
+
+BASE = {"A1": "7C", "A2": "9D", "B1": "KH", "B2": "QS", "left": "8H", "right": "2S",
+        "spitA": "down", "spitB": "down"}
+
+
+def started(**changes: str) -> Tracker:
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    out = run(tracker, [(i / 30, dict(BASE, **changes)) for i in range(4)])
+    assert isinstance(out[0], Deal)
+    tracker.spit_expected = False
+    return tracker
+
+
+def test_golden_game_through_a_reader_that_leaves_a_third_of_the_cards_unnamed() -> None:
+    events = read_events(GOLDEN)
+    presses = [ButtonPress(e.t, e.button, e.player) for e in events if isinstance(e, Button)]
+    for seed in (1, 3):
+        readings = synthetic_readings(events, noise=Noise(unread=0.3, drop=0.05), seed=seed)
+        calls, _ = referee_readings(readings, presses)
+        figures = score_game(events, [call.event for call in calls if call.event is not None]).summary()
+        assert figures["plays_right_pct"] == 100.0 and figures["plays_extra"] == 0
+        assert figures["round_winners_pct"] == figures["exact_takes_pct"] == 100.0
+        assert figures["stalls_called"] == figures["stalls"] and figures["false_stalls"] == 0
+
+
+def test_an_unnamed_read_of_a_known_card_with_no_hand_over_it_changes_nothing() -> None:
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE, A1="?", left="?QS:0.5,8H:0.2")) for i in range(30)]
+    assert run(tracker, frames, reread=("left", "A1")) == []
+    assert not tracker.busy
+
+
+def test_an_unnamed_card_on_a_pile_is_the_one_possible_candidate() -> None:
+    """9D landed on 8H unnamed: 9H is likelier to the reader but lies on the other pile."""
+    tracker = started(right="9H")
+    frames = [(0.2 + i / 30, dict(BASE, right="9H", A2="covered", left="covered")) for i in range(6)]
+    frames += [(0.4 + i / 30, dict(BASE, right="9H", A2="down", left="?9H:0.6,9D:0.3,9C:0.05"))
+               for i in range(8)]
+    out = run(tracker, frames)
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 2, c("9D"), "left")]
+
+
+def test_an_unnamed_card_whose_candidates_leave_a_choice_stays_unknown() -> None:
+    """A face-down card is turned up: any unseen card may be there, and the reader hesitates."""
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(8)]
+    frames += [(0.5 + i / 30, dict(BASE, A2="covered", left="9D")) for i in range(4)]
+    frames += [(0.7 + i / 30, dict(BASE, A2="?5C:0.4,5S:0.35", left="9D")) for i in range(10)]
+    out = run(tracker, frames)
+    reveals = [e for e in out if e.type == "reveal"]
+    assert [(e.column, e.card) for e in reveals] == [(2, None)]  # type: ignore[union-attr]
+
+
+def test_a_pile_read_again_with_no_hand_over_it_has_no_new_card() -> None:
+    """The reader re-reads a pile whose unnamed top it saw land; nothing landed."""
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(4)]
+    frames += [(0.4 + i / 30, dict(BASE, A1="empty", left="?")) for i in range(12)]
+    first = run(tracker, frames, reread=("left",))
+    plays = [e for e in first if isinstance(e, Play)]
+    assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 1, c("7C"), "left")]
+    again = [(0.8 + i / 30, dict(BASE, A1="empty", left="?")) for i in range(20)]
+    assert run(tracker, again, reread=("left",)) == []
+
+
+def test_an_unnamed_top_moved_into_an_empty_column_is_a_move_once_named() -> None:
+    """A's unnamed top of column 2 went into the emptied column 1 and was named there."""
+    tracker = started(A2="?")
+    frames = [(0.2 + i / 30, dict(BASE, A1="covered", A2="?", left="covered")) for i in range(4)]
+    frames += [(0.4 + i / 30, dict(BASE, A1="empty", A2="?", left="7C")) for i in range(6)]
+    frames += [(0.7 + i / 30, dict(BASE, A1="covered", A2="covered", left="7C")) for i in range(4)]
+    frames += [(0.9 + i / 30, dict(BASE, A1="5D", A2="down", left="7C")) for i in range(8)]
+    out = run(tracker, frames)
+    assert not any(isinstance(e, Unsure) for e in out)
+    moves = [e for e in out if isinstance(e, Move)]
+    assert [(e.card, e.from_column, e.to_column) for e in moves] == [(c("5D"), 2, 1)]
+
+
+def test_a_deal_is_seen_though_something_stays_over_one_column_between_rounds() -> None:
+    tracker = started()
+    tracker.spit_expected = True
+    cleared = {name: "empty" for name in BASE} | {"A1": "covered"}
+    run(tracker, [(0.2 + i / 30, cleared) for i in range(10)])
+    assert tracker.waiting_for_deal
+    dealt = dict(BASE, A1="6C", left="empty", right="empty")
+    out = run(tracker, [(0.6 + i / 30, dealt) for i in range(30)])
+    assert [e.type for e in out][:1] == ["deal"]
