@@ -134,6 +134,8 @@ class Tracker:
         self.hand_timeout = hand_timeout
         #: A pile hidden (hand or camera gap) this long may have had cards played under its new top.
         self.hidden_pile_s = 0.5
+        #: ... but not for a card plainly played from a column, unless hidden this long.
+        self.long_hidden_s = 1.0
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -260,7 +262,9 @@ class Tracker:
         for name, _old, new in changes:
             if name in PILES:
                 zone = self._zones[name]
-                hidden = new[0] == "face_up" and t - zone.last_agree > self.hidden_pile_s
+                hidden = (new[0] == "face_up" and t - zone.last_agree > self.hidden_pile_s
+                          and not (t - zone.last_agree < self.long_hidden_s
+                                   and self._plainly_played(name, new[1])))
                 _value, since, was_hidden = self._deferred.get(name, (new, t, False))
                 self._deferred[name] = (new, since, hidden or was_hidden)
         unsettled = any(self._zones[z].candidate is not None or self._zones[z].covered
@@ -305,7 +309,9 @@ class Tracker:
         if card is not None:
             return card
         accepted = zone.accepted[1] if zone.accepted[0] == "face_up" else None
-        if accepted is not None and zone.last_hidden < zone.accepted_at:
+        if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):
+            # A card taken from a column shows the card back or the table under it
+            # before anything new is laid there: an unnamed face is the same card.
             return accepted
         candidates = getattr(obs, "candidates", ()) or ()
         if not candidates:
@@ -346,7 +352,10 @@ class Tracker:
         unseen = {c for c in FULL_DECK if c not in located}
         if name in PILES:
             cards = self._r.pile_cards["left" if name == "left" else "right"]
-            top = cards[-1] if cards else None
+            shown = self._zones[name].accepted
+            # the card the pile shows, else the last one we know went there
+            top = shown[1] if shown[0] == "face_up" and shown[1] is not None else (
+                cards[-1] if cards else None)
             out: set[Card] = {c for c in cards[-2:] if c is not None}
             movers = [c for c, w in located.items() if w == "hand" or w in COLUMN_ZONES]
             out |= {c for c in movers if top is None or c.fits_on(top)}
@@ -543,6 +552,14 @@ class Tracker:
                 return [Move(t, self.round, seat, card, column, i)]
         self._in_hand[card] = _InHand(seat, column, t)
         return []
+
+    def _plainly_played(self, name: str, card: Card | None) -> bool:
+        """Is ``card`` on pile ``name`` a column top or a card in a hand that fits the
+        card under it?  Then nothing needs rebuilding, and it is reported at once."""
+        if card is None or self._where(card)[0] not in ("column", "hand"):
+            return False
+        cards = self._r.pile_cards["left" if name == "left" else "right"]
+        return not cards or cards[-1] is None or card.fits_on(cards[-1])
 
     def _left_at(self, card: Card | None, t: float) -> float:
         hand = self._in_hand.get(card) if card is not None else None
