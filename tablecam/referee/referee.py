@@ -12,7 +12,7 @@ same calls.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -108,6 +108,8 @@ class Referee:
         #: Seat -> the name said in announcements ("player A" where none is given).
         self.names: dict[Seat, str] = {}
         self._wanted_rules = self.rules
+        #: The columns the camera last showed settled (``reconcile``), per seat.
+        self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
 
     def _name(self, seat: Seat) -> str:
         name = (self.names.get(seat) or "").strip()
@@ -179,6 +181,7 @@ class Referee:
         self._played_from.clear()
         self._last_play.clear()
         self._last_to_centre = None
+        self._shown = {}
         self.spit_pile = self._own_piles()
         up: dict[Seat, tuple[Card | None, ...]] = {}
         for seat in SEATS:
@@ -254,6 +257,43 @@ class Referee:
         col.up = card
         return self._after_change(t)
 
+    def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
+                  ) -> list[Call]:
+        """Check the table against the columns the camera shows settled (the tracker's
+        ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
+        ``face_up`` or ``unsettled``) and take in what an imperfect reader let slip by:
+
+        - a column waiting for its face-down card to be turned shows a face: it was
+          turned (a ``Reveal``, so that nobody waits for it before a "Spit!");
+        - a column top not known shows a named face: it is that card;
+        - all of a player's columns are empty: that player has laid the last tableau card
+          (the round ends), whatever card went unseen on the way.
+        """
+        self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
+        if self.phase not in ("playing", "stalled") or not columns:
+            return []
+        calls: list[Call] = []
+        for seat in SEATS:
+            shown = columns.get(seat, ())
+            cols = self.table.sides[seat].columns
+            for i, col in enumerate(cols, start=1):
+                if i > len(shown):
+                    break
+                state, card = shown[i - 1]
+                if state != "face_up":
+                    continue
+                if col.awaiting_reveal and not col.has_up:
+                    calls += self._reveal(Reveal(t, self.round, seat, i, card))
+                elif col.has_up and col.up is None and card is not None:
+                    col.up = card
+                    calls += self._after_change(t)
+            if (len(shown) >= len(cols) and all(state == "empty" for state, _card in shown)
+                    and self.phase in ("playing", "stalled")):
+                for col in cols:
+                    col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
+                calls += self._after_change(t)
+        return calls
+
     def _reveal(self, event: Reveal) -> list[Call]:
         self.table.reveal(event.player, event.column, event.card)
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
@@ -288,7 +328,10 @@ class Referee:
             return []
         for seat in SEATS:
             side = self.table.sides[seat]
-            if side.tableau_cards == 0 and not any(c.awaiting_reveal for c in side.columns):
+            # (unless the camera still shows a card there: a card went by unseen)
+            still_shown = any(state in ("face_up", "face_down") for state, _card in self._shown.get(seat, ()))
+            if side.tableau_cards == 0 and not any(c.awaiting_reveal for c in side.columns) \
+                    and not still_shown:
                 return self._round_end(t, seat)
         if not self.table.is_stuck():
             self.phase = "playing"

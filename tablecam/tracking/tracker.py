@@ -374,6 +374,27 @@ class Tracker:
         out |= {c for c, src in self._r.played_from.items() if src == (seat, column)}
         return out
 
+    def settled_columns(self) -> dict[Seat, list[ZoneValue]]:
+        """Each player's columns as the camera shows them now, for the referee to check
+        its table against (``Referee.reconcile``): ``(state, card)`` per column, with
+        ``state`` "unsettled" where a hand, a vote or an unexplained departure is pending.
+        Empty while no round is in play."""
+        if self._phase != "playing":
+            return {}
+        pending = {(h.seat, h.column) for h in [*self._in_hand.values(), *self._unknown_hands,
+                                                 *self._unseen_left]} | set(self._held_reveals)
+        out: dict[Seat, list[ZoneValue]] = {}
+        for seat in SEATS:
+            values: list[ZoneValue] = []
+            for i in range(1, 6):
+                zone = self._zones.get(f"{seat}{i}")
+                if zone is None or zone.covered or zone.candidate is not None or (seat, i) in pending:
+                    values.append(("unsettled", None))
+                else:
+                    values.append(zone.accepted)
+            out[seat] = values
+        return out
+
     def resume(self, round_number: int, table: TableModel) -> None:
         """Carry on a game restored from the log: believe the table the referee keeps."""
         self.round = round_number

@@ -9,6 +9,7 @@ from tablecam.events import (
     AnyEvent,
     Deal,
     Play,
+    Reveal,
     RoundEnd,
     Spit,
     TableauView,
@@ -207,3 +208,25 @@ def test_changed_rules_apply_from_the_next_deal_or_at_once_between_rounds() -> N
     assert [(t["player"], t["pile"], t["cards"]) for t in takes] == [("B", "right", 15), ("A", "left", 25)]
     replay(events[second_deal:second_deal + 1], referee)
     assert referee.rules is spit_side
+
+
+def test_reconcile_takes_in_the_columns_the_camera_shows() -> None:
+    """A reveal the tracker let slip is taken from the columns seen settled; a tableau the
+    camera shows empty ends the round, one it still shows cards in does not."""
+    referee = round_in_play()
+    referee.observe(Play(3.0, 1, "B", c("7H"), "left", 3))  # column 3 had two face-down cards
+    up = ("face_up", None)
+    shown_b = [("face_up", c("7C")), ("face_up", c("7D")), ("face_up", c("5D")), ("empty", None),
+               ("empty", None)]
+    calls = referee.reconcile(3.5, {"A": [up, up, up, ("empty", None), ("empty", None)], "B": shown_b})
+    assert [call.event for call in calls if call.event is not None] == [Reveal(3.5, 1, "B", 3, c("5D"))]
+    assert referee.table.column("B", 3) is not None and referee.table.column("B", 3).up == c("5D")  # type: ignore[union-attr]
+    # The referee's count says B has laid every card, but the camera still shows one.
+    for i in range(1, 4):
+        referee.table.sides["B"].columns[i - 1].down = 0
+    referee.table.sides["B"].columns[0].has_up = referee.table.sides["B"].columns[1].has_up = False
+    referee.observe(Play(4.0, 1, "B", c("5D"), "right", 3))
+    assert referee.round_winner is None
+    empty = [("empty", None)] * 5
+    calls = referee.reconcile(4.5, {"A": [up, up, up, ("empty", None), ("empty", None)], "B": empty})
+    assert [call.event for call in calls if isinstance(call.event, RoundEnd)] == [RoundEnd(4.5, 1, "B")]

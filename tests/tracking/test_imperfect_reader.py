@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.cards import Card
-from tablecam.events import Button, Deal, Move, Play, read_events
+from tablecam.events import Button, Deal, Move, Play, Reveal, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.referee.scoring import score_game
 from tablecam.tracking import Tracked, Tracker, Unsure
@@ -96,8 +96,8 @@ def test_an_unnamed_card_whose_candidates_leave_a_choice_stays_unknown() -> None
     frames += [(0.5 + i / 30, dict(BASE, A2="covered", left="9D")) for i in range(4)]
     frames += [(0.7 + i / 30, dict(BASE, A2="?5C:0.4,5S:0.35", left="9D")) for i in range(10)]
     out = run(tracker, frames)
-    reveals = [e for e in out if e.type == "reveal"]
-    assert [(e.column, e.card) for e in reveals] == [(2, None)]  # type: ignore[union-attr]
+    reveals = [e for e in out if isinstance(e, Reveal)]
+    assert [(e.column, e.card) for e in reveals] == [(2, None)]
 
 
 def test_a_pile_read_again_with_no_hand_over_it_has_no_new_card() -> None:
@@ -133,4 +133,4 @@ def test_a_deal_is_seen_though_something_stays_over_one_column_between_rounds() 
     assert tracker.waiting_for_deal
     dealt = dict(BASE, A1="6C", left="empty", right="empty")
     out = run(tracker, [(0.6 + i / 30, dealt) for i in range(30)])
-    assert [e.type for e in out][:1] == ["deal"]
+    assert isinstance(out[0], Deal)
