@@ -384,6 +384,11 @@ class Referee:
         self._adopt_rules()
         echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
         if press.button == "spit":
+            if self.phase == "playing" and self._only_unknown_moves():
+                # Every move left to the referee needs a card the camera could not
+                # read: the players, who can read it, say nobody can move.
+                self.phase = "stalled"
+                return [echo, Call(press.t, Stall(press.t, self.round), "Three, two, one, spit!")]
             return [echo, Call(press.t, None, self._spit_answer())]
         if press.player is None:
             return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
@@ -401,6 +406,16 @@ class Referee:
                                f"{_sentence(self._name(self.round_winner))} won the round and chooses a pile first.")]
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
+
+    def _only_unknown_moves(self) -> bool:
+        """Are the only moves still open plays of an unread card, or onto an unread pile
+        top (and is there spit to turn)?"""
+        if not any(self.table.sides[s].spit > 0 for s in SEATS):
+            return False
+        moves = self.table.open_moves()
+        return bool(moves) and all(
+            m.kind == "play" and (m.card is None or (m.pile is not None and self.table.top(m.pile) is None))
+            for m in moves)
 
     def _spit_answer(self) -> str:
         if self.phase in ("dealt", "stalled"):

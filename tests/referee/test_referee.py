@@ -12,6 +12,7 @@ from tablecam.events import (
     Reveal,
     RoundEnd,
     Spit,
+    Stall,
     TableauView,
     event_to_dict,
     read_events,
@@ -230,3 +231,17 @@ def test_reconcile_takes_in_the_columns_the_camera_shows() -> None:
     empty = [("empty", None)] * 5
     calls = referee.reconcile(4.5, {"A": [up, up, up, ("empty", None), ("empty", None)], "B": empty})
     assert [call.event for call in calls if isinstance(call.event, RoundEnd)] == [RoundEnd(4.5, 1, "B")]
+
+
+def test_a_spit_press_is_a_stall_when_only_unread_cards_could_still_move() -> None:
+    referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "JD", "KH", "QS", "10C"])
+    referee.observe(Spit(2.0, 1, {"left": c("7H"), "right": None}))  # the right spit card unread
+    calls = referee.press(ButtonPress(2.5, "spit"))
+    assert [call.event for call in calls if isinstance(call.event, Stall)] == [Stall(2.5, 1)]
+    assert calls[-1].say == "Three, two, one, spit!"
+    assert referee.expects_spit
+    # With a card the referee knows can be played, the press is answered as before.
+    known = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "JD", "KH", "QS", "10C"])
+    known.observe(Spit(2.0, 1, {"left": c("8D"), "right": None}))
+    calls = known.press(ButtonPress(2.5, "spit"))
+    assert calls[-1].say == "Not stuck yet: player A can play 7C from column 1 on the left pile."
