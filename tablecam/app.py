@@ -210,7 +210,7 @@ def run_pipeline(
             tracker.spit_feeders = referee.spit_feeders or None
             was_idle = tracker.waiting_for_deal
             emit(judge(tracker.update(reading), referee))
-            emit(referee.reconcile(t, tracker.settled_columns()))
+            emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit()))
             emit(referee.tick(t, tracker.busy))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
@@ -255,7 +255,7 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
         calls += judge(tracker.update(reading), referee)
-        calls += referee.reconcile(reading.t, tracker.settled_columns())
+        calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit())
         calls += referee.tick(reading.t, tracker.busy)
     return calls, frames
 

@@ -110,6 +110,7 @@ class Referee:
         self._wanted_rules = self.rules
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
+        self._spit_shown: dict[Seat, str] = {}
 
     def _name(self, seat: Seat) -> str:
         name = (self.names.get(seat) or "").strip()
@@ -258,7 +259,7 @@ class Referee:
         return self._after_change(t)
 
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
-                  ) -> list[Call]:
+                  spit: Mapping[Seat, str] | None = None) -> list[Call]:
         """Check the table against the columns the camera shows settled (the tracker's
         ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
         ``face_up`` or ``unsettled``) and take in what an imperfect reader let slip by:
@@ -268,7 +269,11 @@ class Referee:
         - a column top not known shows a named face: it is that card;
         - all of a player's columns are empty: that player has laid the last tableau card
           (the round ends), whatever card went unseen on the way.
+
+        ``spit`` is each player's spit pile as seen ("face_down", "empty" or "unsettled"):
+        a player whose spit pile is still seen has not won the game, whatever the count.
         """
+        self._spit_shown = dict(spit or {})
         self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
         if self.phase not in ("playing", "stalled") or not columns:
             return []
@@ -356,7 +361,7 @@ class Referee:
         calls = [Call(t, RoundEnd(t, self.round, winner),
                       f"{_sentence(self._name(winner))} wins round {self.round}.")]
         side = self.table.sides[winner]
-        if side.tableau_cards == 0 and side.spit == 0:
+        if side.tableau_cards == 0 and side.spit == 0 and self._spit_shown.get(winner) != "face_down":
             self.phase = "game_over"
             calls.append(Call(t, GameEnd(t, self.round, winner),
                               f"{_sentence(self._name(winner))} has no cards left and wins the game "

@@ -217,7 +217,7 @@ class Tracker:
                 zone.last_agree = t
                 continue
             busy = True
-            needed = self.stable_frames * (3 if value == ("face_up", None) else 1)
+            needed = self.stable_frames * (3 if unreadable else 1)
             careful = False
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
                 needed += 2  # a surprising reading must persist longer than a likely one
@@ -393,6 +393,16 @@ class Tracker:
                 else:
                     values.append(zone.accepted)
             out[seat] = values
+        return out
+
+    def settled_spit(self) -> dict[Seat, str]:
+        """Each player's spit pile as the camera shows it now: "face_down" (cards left),
+        "empty", or "unsettled"."""
+        out: dict[Seat, str] = {}
+        for seat in SEATS:
+            zone = self._zones.get(f"spit{seat}")
+            out[seat] = ("unsettled" if zone is None or zone.covered or zone.candidate is not None
+                         else zone.accepted[0])
         return out
 
     def resume(self, round_number: int, table: TableModel) -> None:

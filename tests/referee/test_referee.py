@@ -245,3 +245,14 @@ def test_a_spit_press_is_a_stall_when_only_unread_cards_could_still_move() -> No
     known.observe(Spit(2.0, 1, {"left": c("8D"), "right": None}))
     calls = known.press(ButtonPress(2.5, "spit"))
     assert calls[-1].say == "Not stuck yet: player A can play 7C from column 1 on the left pile."
+
+
+def test_a_winner_whose_spit_pile_the_camera_still_shows_has_not_won_the_game() -> None:
+    referee = round_in_play()
+    referee.table.sides["B"].spit = 0  # the count went wrong somewhere
+    referee.reconcile(2.5, {"A": [("face_up", c("KC"))] * 3, "B": [("face_up", c("7C"))] * 3},
+                      {"A": "face_down", "B": "face_down"})
+    calls = referee.reconcile(3.0, {"A": [("face_up", c("KC"))] * 3, "B": [("empty", None)] * 5},
+                              {"A": "face_down", "B": "face_down"})
+    assert [type(call.event).__name__ for call in calls if call.event is not None] == ["RoundEnd"]
+    assert referee.phase == "round_over"
