@@ -104,6 +104,10 @@ class _Zone:
     candidate_generation: int = 0
     accepted_at: float = -1e9  # when the accepted value was accepted
     last_read: float = -1e9  # the last frame in which the reader read the zone afresh
+    # The highest probability the reader gave each listed face while the accepted
+    # value stood (and the same for the value before it, for a card that just left).
+    evidence: dict[Card, float] = field(default_factory=dict)
+    last_evidence: dict[Card, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -113,6 +117,9 @@ class _InHand:
     seat: Seat
     column: int
     since: float
+    #: for an unnamed card: the likeliest probability the reader gave each face it
+    #: listed while the card lay in its column
+    evidence: dict[Card, float] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -204,6 +211,10 @@ class Tracker:
                 continue
             zone.covered = False
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
+            if state == "face_up" and zone.accepted == ("face_up", None) and value == zone.accepted:
+                for seen, p in getattr(obs, "candidates", ()) or ():
+                    if p > zone.evidence.get(seen, 0.0):
+                        zone.evidence[seen] = p
             unreadable = value == ("face_up", None)
             # A re-read after a hand was over the pile may be a new card; one with no
             # hand over it since the last read shows the same card.
@@ -243,6 +254,7 @@ class Tracker:
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
+            zone.last_evidence, zone.evidence = zone.evidence, {}
         self._busy = busy
         out: list[Tracked] = []
         if changes:
@@ -345,6 +357,11 @@ class Tracker:
                 where[zone.accepted[1]] = zone_name
         self._located_cache = where
         return where
+
+    def _located_now(self) -> dict[Card, str]:
+        """``_located`` afresh (after this frame's changes)."""
+        self._located_cache = None
+        return self._located()
 
     def _possible(self, name: str) -> set[Card]:
         """The cards that can be the top of zone ``name`` now (see ``_resolve``)."""
@@ -570,7 +587,7 @@ class Tracker:
         if old_state == "face_up" and card is None:
             identified = new[0] == "face_up" and t - self._zones[name].last_hidden > 0.6
             if not identified:
-                self._unknown_hands.append(_InHand(seat, column, t))
+                self._unknown_hands.append(_InHand(seat, column, t, self._zones[name].last_evidence))
             return []
         if old_state != "face_up" or card is None or card == new[1]:
             return []
@@ -718,8 +735,14 @@ class Tracker:
                 hand = self._in_hand[known]
                 return self._play(t, hand.seat, hand.column, known, pile)
         if not self.spit_expected and self._unknown_hands:
-            # An unreadable top left its column and this card landed: that was the card.
-            hand = self._unknown_hands.pop(0)
+            # An unreadable top left its column and this card landed: that was the card
+            # (from the column whose reads liked it best, else the first to leave).
+            if card is not None:
+                hand = max(self._unknown_hands, key=lambda h: (h.evidence.get(card, 0.0), -h.since))
+            else:
+                hand = self._unknown_hands[0]
+                card = self._likeliest(hand.evidence, cards[-1] if cards else None)
+            self._unknown_hands.remove(hand)
             return self._play(t, hand.seat, hand.column, card, pile)
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
@@ -728,6 +751,19 @@ class Tracker:
                 1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down") or 2
         self._pending_spit[pile] = card
         return []
+
+    def _likeliest(self, evidence: Mapping[Card, float], below: Card | None) -> Card | None:
+        """The card an unnamed column top was, from its reads, among the unplaced cards
+        that fit ``below`` (None when the reads do not single one out)."""
+        located = self._located_now()
+        ranked = sorted(((p, c) for c, p in evidence.items() if c not in located
+                         and (below is None or c.fits_on(below))), key=lambda pc: -pc[0])
+        if not ranked:
+            return None
+        second = ranked[1][0] if len(ranked) > 1 else 0.0
+        if ranked[0][0] >= self.candidate_floor and ranked[0][0] >= self.candidate_margin * second:
+            return ranked[0][1]
+        return None
 
     def _play(self, t: float, seat: Seat, column: int, card: Card | None, pile: Pile) -> list[Tracked]:
         self._r.pile_cards[pile].append(card)

@@ -134,3 +134,21 @@ def test_a_deal_is_seen_though_something_stays_over_one_column_between_rounds() 
     dealt = dict(BASE, A1="6C", left="empty", right="empty")
     out = run(tracker, [(0.6 + i / 30, dealt) for i in range(30)])
     assert isinstance(out[0], Deal)
+
+
+def test_a_named_card_landing_goes_to_the_unnamed_column_whose_reads_liked_it() -> None:
+    """Two unnamed tops leave their columns; the one that lands, named, is the one
+    whose column the reader had found likeliest to show it, not the first to leave."""
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    base = dict(BASE, A1="?7C:0.5,7S:0.4", B1="?KH:0.5,KD:0.45")
+    out = run(tracker, [(i / 30, base) for i in range(12)])
+    assert isinstance(out[0], Deal) and out[0].players["A"].up == (None, c("9D"))
+    tracker.spit_expected = False
+    frames = [(0.4 + i / 30, dict(base, A1="covered", B1="covered")) for i in range(3)]
+    frames += [(0.5 + i / 30, dict(base, A1="covered", B1="empty")) for i in range(4)]
+    frames += [(0.65 + i / 30, dict(base, A1="empty", B1="empty", left="covered")) for i in range(4)]
+    frames += [(0.8 + i / 30, dict(base, A1="empty", B1="empty", left="7C")) for i in range(6)]
+    out = run(tracker, frames)
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 1, c("7C"), "left")]
