@@ -52,8 +52,11 @@ MAX_EDGE_DENSITY: Final = 0.7
 WORK_SIZE: Final = 960
 #: ... and shrinks them further while the smallest card stays this wide (pixels).
 MIN_WORK_CARD: Final = 26
+#: The corner search looks at no more than this many straight segments, longest first.
+MAX_SEGMENTS: Final = 160
 
 Quad = npt.NDArray[np.float32]
+_LSD = cv2.createLineSegmentDetector()
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,10 +264,8 @@ def _candidates_from_mask(
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         key = ((2 * x + bw) // 8, (2 * y + bh) // 8, bw // 8, bh // 8)
-        if seen is not None:
-            if key in seen:
-                continue
-            seen.add(key)
+        if seen is not None and key in seen:
+            continue
         quad = _fit_quad(contour, try_box)
         if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
             continue
@@ -290,6 +291,8 @@ def _candidates_from_mask(
             if not solid and support < 0.85:
                 continue
             score *= 0.7 + 0.3 * support
+        if seen is not None and score >= 0.85:
+            seen.add(key)  # a good outline need not be fitted again in another view
         found.append(_Candidate(quad, score, float(cv2.contourArea(quad))))
     return found
 
@@ -589,6 +592,136 @@ def _cards_in_piles(union: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
     return added
 
 
+def _segments(gray: npt.NDArray[np.uint8], shortest: float) -> npt.NDArray[np.float32]:
+    """Straight edge segments (x1, y1, x2, y2) at least ``shortest`` pixels long."""
+    lines = _LSD.detect(gray)[0]
+    if lines is None:
+        return np.zeros((0, 4), np.float32)
+    segs = lines.reshape(-1, 4).astype(np.float32)
+    lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    order = np.argsort(-lengths)
+    keep = order[lengths[order] >= shortest][:MAX_SEGMENTS]
+    return segs[keep]
+
+
+def _side_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """Per side, the fraction of points along it (corners left out) that lie on an edge."""
+    t = np.linspace(0.12, 0.88, 16)
+    ends = np.roll(quad, -1, axis=0)
+    points = quad[:, None, :] + (ends - quad)[:, None, :] * t[None, :, None]
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, edges.shape[0] - 1)
+    return np.asarray((edges[ys, xs] > 0).mean(axis=1), np.float64)
+
+
+def _far_side(corner: npt.NDArray[np.float32], along: npt.NDArray[np.float32], arm: float,
+              across: npt.NDArray[np.float32], other_arm: float,
+              edges: npt.NDArray[np.uint8], longest: float) -> list[float]:
+    """Distances from ``corner`` along ``along`` to the first few edges parallel to
+    ``across`` beyond the arm's end: where the card's far side may be."""
+    distances = np.arange(0.9 * arm, max(2.0 * longest, 1.1 * arm), 1.0, dtype=np.float32)
+    if len(distances) == 0:
+        return []
+    t = np.linspace(0.15, 0.85, 12, dtype=np.float32) * other_arm
+    points = (corner[None, None, :] + distances[:, None, None] * along[None, None, :]
+              + t[None, :, None] * across[None, None, :])
+    xs = np.rint(points[..., 0]).astype(np.intp)
+    ys = np.rint(points[..., 1]).astype(np.intp)
+    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
+    hits = np.zeros(xs.shape, bool)
+    hits[inside] = edges[ys[inside], xs[inside]] > 0
+    support = hits.mean(axis=1)
+    strong = support >= 0.75
+    # each run of strong distances (a dilated edge is a band) is one candidate side
+    starts = np.nonzero(strong & ~np.concatenate([[False], strong[:-1]]))[0]
+    ends = np.nonzero(strong & ~np.concatenate([strong[1:], [False]]))[0]
+    return [float(distances[(a + b) // 2]) for a, b in zip(starts, ends, strict=True)][:4]
+
+
+def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
+                        kept: list[_Candidate], size: tuple[float, float] | None,
+                        width_range: tuple[float, float]) -> list[_Candidate]:
+    """Cards from their corners: two straight edges meeting at about a right angle.
+
+    Overlapping cards, white cards on a white table and cards on a busy cloth rarely
+    give a clean region, but a card's corners usually show: two straight segments
+    whose ends meet.  Each such corner, with the card's size (``size``, or the
+    visible arms taken as whole sides), gives a card whose four sides must lie on
+    edges; the hidden corners of a card lying partly under another are allowed for
+    by asking less of the two sides away from the corner.
+    """
+    lo, hi = width_range
+    segs = _segments(gray, 0.4 * lo)
+    if len(segs) < 2:
+        return []
+    p1, p2 = segs[:, :2], segs[:, 2:]
+    d = p2 - p1
+    length = np.hypot(d[:, 0], d[:, 1])
+    u = d / length[:, None]
+    cos = np.abs(u @ u.T)
+    hypotheses: list[tuple[float, Quad]] = []
+    for i, j in zip(*np.nonzero(np.triu(cos < 0.3, 1)), strict=True):
+        # intersection of the two lines
+        a, b = u[i], u[j]
+        det = a[0] * -b[1] + b[0] * a[1]
+        if abs(det) < 1e-6:
+            continue
+        w = p1[j] - p1[i]
+        s = (w[0] * -b[1] + b[0] * w[1]) / det
+        corner = p1[i] + s * a
+        # a card's rounded corner keeps the segments' ends a little off the corner
+        near = 0.1 * float(max(length[i], length[j])) + 3.0
+        arms = []
+        for k in (i, j):
+            ends = (p1[k], p2[k])
+            dist = [float(np.hypot(*(e - corner))) for e in ends]
+            m = int(np.argmin(dist))
+            if dist[m] > near:
+                break
+            far = ends[1 - m]
+            arm = far - corner
+            arm_len = float(np.hypot(*arm))
+            if arm_len < 0.4 * lo:
+                break
+            arms.append((arm / arm_len, arm_len))
+        if len(arms) < 2:
+            continue
+        (ua, la), (ub, lb) = arms
+        # the far sides: edges parallel to each arm beyond the other arm's end
+        far_a = _far_side(corner, ua, la, ub, lb, edges, hi)
+        far_b = _far_side(corner, ub, lb, ua, la, edges, hi)
+        options = [(da, db) for da in far_a for db in far_b]
+        for da in far_a:  # the other far side hidden: a card's usual shape
+            options += [(da, da * r) for r in (1 / 1.45, 1.45) if da * r >= 0.85 * lb]
+        for db in far_b:
+            options += [(db * r, db) for r in (1 / 1.45, 1.45) if db * r >= 0.85 * la]
+        for da2, db2 in options:
+            short, long = min(da2, db2), max(da2, db2)
+            if not (lo <= short <= hi and MIN_ASPECT <= long / short <= MAX_ASPECT):
+                continue
+            if size and not 0.75 * size[0] <= short <= 1.33 * size[0]:
+                continue  # not the size of the cards found so far
+            quad = np.array([corner, corner + ua * da2, corner + ua * da2 + ub * db2,
+                             corner + ub * db2], np.float32)
+            sides = _side_support(quad, edges)
+            if float(sides.mean()) < 0.6:
+                continue
+            hypotheses.append((float(sides.mean()), quad))
+    # the best supported first; among about equally good ones, the larger (a box
+    # between a card's pips and one of its sides is smaller than the card)
+    hypotheses.sort(key=lambda x: (round(x[0] * 10), cv2.contourArea(x[1])), reverse=True)
+    added: list[_Candidate] = []
+    for value, quad in hypotheses:
+        area = float(cv2.contourArea(quad))
+        # a card is new unless a card of about its size already lies mostly where it is
+        # (details found inside it, such as pips, do not count)
+        if any(_polygon_overlap(quad, o.quad) > 0.5 * min(area, o.area)
+               for o in kept + added if o.area > 0.3 * area):
+            continue
+        added.append(_Candidate(quad, 0.85 * value, area))
+    return added
+
+
 def _covered_flags(kept: list[_Candidate], edges: npt.NDArray[np.uint8]) -> list[bool]:
     """Which cards lie partly under another: where two overlap, the card whose sides
     still show as edges inside the other one is on top."""
@@ -677,13 +810,16 @@ def find_cards(
     max_width: float | None = None,
     card_width: float | None = None,
     piles: bool = True,
+    corners: bool = False,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
 
     ``min_width``/``max_width`` bound the card's short side in image pixels (default:
     1/25 and 1/2 of the image's short side).  ``card_width`` (pixels), when known
     (the table geometry knows it), lets the finder pick whole cards out of piles;
-    ``piles=False`` skips that search (quicker, fewer cards from overlapping groups).
+    ``piles=False`` skips that search (quicker, fewer cards from overlapping groups);
+    ``corners=True`` (with ``piles``) also builds cards from their visible corners
+    (slower; for photos of overlapping cards and low-contrast tables).
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
@@ -729,6 +865,14 @@ def find_cards(
         kept = [c for c in kept if c.area <= limit]
         for union, _ in masks[:2]:
             kept += _cards_in_piles(union, support, kept, size, (lo, hi))
+        if corners:
+            gray = np.asarray(cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (3, 3), 0),
+                              np.uint8)
+            corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi))
+            # what was taken for a card inside a card found by its corners was a detail
+            kept = [c for c in kept if not any(
+                c.area < 0.3 * n.area and _polygon_overlap(c.quad, n.quad) > 0.7 * c.area
+                for n in corner_cards)] + corner_cards
         kept += [o for o in oversized
                  if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
     kept = [_Candidate(_snap_to_edges(c.quad, thin), c.score, c.area) for c in kept]
@@ -736,12 +880,12 @@ def find_cards(
 
     found: list[FoundCard] = []
     for cand, under in zip(kept, covered, strict=True):
-        corners = order_corners(cand.quad / scale)
+        outline = order_corners(cand.quad / scale)
         found.append(FoundCard(
-            corners=corners.astype(np.float32),
+            corners=outline.astype(np.float32),
             score=round(cand.score, 4),
             covered=under,
-            face_up=_looks_face_up(image, corners),
+            face_up=_looks_face_up(image, outline),
         ))
     return found
 
@@ -754,7 +898,7 @@ def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
     when it overlaps no card of the first.  For photos (``tablecam recognize``), where
     time matters less than on a live table.
     """
-    found = find_cards(image)
+    found = find_cards(image, corners=True)
     if image.ndim != 3 or min(image.shape[:2]) < 48:
         return found
     height, width = image.shape[:2]
@@ -762,7 +906,7 @@ def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
                                   interpolation=cv2.INTER_AREA), np.uint8)
     back = np.array([width / small.shape[1], height / small.shape[0]], np.float32)
     merged = list(found)
-    for card in find_cards(small):
+    for card in find_cards(small, corners=True):
         corners = (card.corners * back).astype(np.float32)
         area = float(cv2.contourArea(corners))
         if all(_polygon_overlap(corners, f.corners) < 0.3 * min(area, float(cv2.contourArea(f.corners)))

@@ -111,3 +111,16 @@ def test_the_thorough_search_adds_no_duplicates() -> None:
     assert len(found) == len(truths)
     assert _match(found, truths, 90) == len(truths)
     assert find_cards_thorough(np.zeros((30, 30, 3), np.uint8)) == []
+
+
+@pytest.mark.parametrize("table", [(200, 200, 205), (40, 90, 40)])
+def test_every_card_of_an_overlapping_fan_is_found_by_its_corners(
+        table: tuple[int, int, int]) -> None:
+    # a fan of four cards: the three lower ones show two corners and parts of two sides
+    image = background((900, 700), table, 4)
+    truths = [paste(image, plain_face(Card.parse(code)), (300 + 90 * i, 330 + 10 * i), angle, 130)
+              for i, (code, angle) in enumerate([("3S", -20), ("9D", 0), ("KH", 20), ("5C", 40)])]
+    found = find_cards(image, corners=True)
+    for truth in truths:
+        near = [f for f in found if _corner_error(f, truth) < 0.15 * 130]
+        assert len(near) == 1
