@@ -78,6 +78,35 @@ def test_the_card_outline_is_found_inside_a_label_box() -> None:
     assert min(areas) > 500
 
 
+@pytest.mark.parametrize("angle", [0.0, 12.0, -25.0, 40.0])
+def test_the_fitted_outline_follows_the_card_edge_not_its_pips(angle: float) -> None:
+    import cv2
+
+    rng = np.random.default_rng(int(angle) + 100)
+    image = rng.normal(215, 6, (420, 420, 3)).clip(0, 255).astype(np.uint8)  # white-ish table
+    centre, size = np.array([210.0, 210.0]), np.array([120.0, 170.0])
+    theta = np.radians(angle)
+    rotation = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    unit = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    corners = (unit * size) @ rotation.T + centre
+    cv2.fillConvexPoly(image, np.int32(np.rint(corners)), (250, 250, 250))
+    for u, v, r in ((0, 0, 26), (-0.25, -0.28, 14), (0.25, 0.28, 14), (0.25, -0.28, 14)):
+        pip = (np.array([u, v]) * size) @ rotation.T + centre  # big dark pips inside
+        cv2.circle(image, (int(pip[0]), int(pip[1])), r, (20, 20, 20), -1)
+    index = (np.array([-0.38, -0.40]) * size) @ rotation.T + centre
+    cv2.circle(image, (int(index[0]), int(index[1])), 6, (20, 20, 20), -1)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    box = realdata.LabelledBox(Card.parse("AS"), float(corners[:, 0].min()) - 2,
+                               float(corners[:, 1].min()) - 2, float(corners[:, 0].max()) + 2,
+                               float(corners[:, 1].max()) + 2)
+    fitted, score = realdata.fit_card_quad(image, box)
+    assert np.isfinite(score)
+    # the same four points, in any starting order
+    distance = np.linalg.norm(fitted[:, None, :] - corners[None, :, :], axis=2)
+    assert distance.min(axis=1).max() < 5.0
+    assert len(set(distance.argmin(axis=1))) == 4
+
+
 def _load_training_script() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "train_card_reader", REPO / "scripts" / "train_card_reader.py")
