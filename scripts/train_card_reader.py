@@ -99,9 +99,10 @@ def _small(image: np.ndarray) -> np.ndarray:
     return corner_pair(image, INPUT_W, INPUT_H)
 
 
-def _deck_samples(job: tuple[str, list[str], int, int, int, int, float]) -> dict[str, np.ndarray]:
+def _deck_samples(job: tuple[str, list[str], int, int, int, int, float, bool],
+                  ) -> dict[str, np.ndarray]:
     """All synthetic samples of one deck (run in a worker process)."""
-    name, names, per_card, backs, nones, seed, strength = job
+    name, names, per_card, backs, nones, seed, strength, full = job
     cv2.setNumThreads(1)
     digest = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
     rng = np.random.default_rng([seed, digest])
@@ -115,7 +116,7 @@ def _deck_samples(job: tuple[str, list[str], int, int, int, int, float]) -> dict
     samples += [synth.back_sample(rng, own_back if k % 2 else pool, strength) for k in range(backs)]
     samples += [synth.none_sample(rng, pool, strength) for _ in range(nones)]
     for s in samples:
-        images.append(_small(s.image))
+        images.append(s.image if full else _small(s.image))
         kinds.append(s.kind)
         ranks.append(s.rank)
         suits.append(s.suit)
@@ -124,11 +125,11 @@ def _deck_samples(job: tuple[str, list[str], int, int, int, int, float]) -> dict
 
 
 def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed: int,
-                  workers: int, strength: float = 1.0, tag: str = "train",
+                  workers: int, strength: float = 1.0, tag: str = "train", full: bool = False,
                   ) -> dict[str, np.ndarray]:
     """Synthetic samples of every deck in ``names``, cached on disk by their settings."""
     key = hashlib.sha256(json.dumps(
-        [names, per_card, backs, nones, seed, strength, INPUT_W, INPUT_H,
+        [names, per_card, backs, nones, seed, strength, INPUT_W, INPUT_H, full,
          _source_digest()]).encode()).hexdigest()[:12]
     path = CACHE / f"synth-{tag}-{key}.npz"
     per_deck = 52 * per_card + backs + nones
@@ -137,7 +138,7 @@ def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed:
         with np.load(path) as data:
             return {k: data[k] for k in data.files} | {"deck": deck_ids}
     load_pools(names)
-    jobs = [(n, names, per_card, backs, nones, seed, strength) for n in names]
+    jobs = [(n, names, per_card, backs, nones, seed, strength, full) for n in names]
     if workers > 1:
         with get_context("fork").Pool(workers) as p:
             parts = p.map(_deck_samples, jobs)
@@ -159,19 +160,38 @@ def is_calibration_photo(name: str) -> bool:
     return int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 10 == 0
 
 
+LabelProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
+
+
+def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
 def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, seed: int,
-             calibration: bool) -> dict[str, np.ndarray]:
+             calibration: bool, label_prob: LabelProb | None = None, full: bool = False,
+             ) -> dict[str, np.ndarray]:
     """Crops of poker_cards_fmjio/train, with ``variants`` jittered re-warps per card.
 
     ``orient(crops)`` scores how readable a photo's crops are; the photo is mirrored
     back when its mirror image scores higher (Roboflow's flips made mirror images).
+    Each labelled box gets candidate outlines: the quad fitted inside the box
+    (``realdata.fit_card_quad``) and the finder's outlines that match the box; with
+    ``label_prob(crops, cards)`` (a first model's probability of the labelled card) the
+    candidate that reads most like the labelled card is kept, so that a bad fit does not
+    teach the reader a misplaced index.  The finder's outlines are also what the reader
+    sees at run time.
     """
     from tablecam.reading import realdata
+    from tablecam.reading.finder import find_cards
     from tablecam.reading.warp import warp_card
 
     rng = np.random.default_rng(seed)
     images, kinds, ranks, suits = [], [], [], []
     mirrored = 0
+    chosen = {"fit": 0, "finder": 0}
     split = realdata.fmjio_dir() / "train"
     for name, paths in realdata.photo_groups(split).items():
         if is_calibration_photo(name) != calibration:
@@ -181,16 +201,33 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
         if image is None or not label.exists():
             continue
         boxes = realdata.read_labels(label, image.shape[1], image.shape[0])
-        fits = [realdata.fit_card_quad(image, b) for b in boxes]
+        fitted = [realdata.fit_card_quad(image, b)[0] for b in boxes]
         if orient is not None:
-            crops = [warp_card(image, c) for c, _ in fits]
+            crops = [warp_card(image, c) for c in fitted]
             flipped = [cv2.flip(c, 1) for c in crops]
             if orient(flipped) > orient(crops):
                 mirrored += 1
-                image = cv2.flip(image, 1)
+                image = np.ascontiguousarray(cv2.flip(image, 1))
                 w = image.shape[1]
-                fits = [(realdata.order_corners(np.stack([w - 1 - c[:, 0], c[:, 1]], axis=1)), f)
-                        for c, f in fits]
+                fitted = [realdata.order_unsquashed(np.stack([w - 1 - c[:, 0], c[:, 1]], axis=1))
+                          for c in fitted]
+                boxes = [realdata.LabelledBox(b.card, w - 1 - b.x1, b.y0, w - 1 - b.x0, b.y1)
+                         for b in boxes]
+        fits = []
+        found = [realdata.order_unsquashed(f.corners) for f in find_cards(image)] \
+            if label_prob is not None else []
+        for box, quad in zip(boxes, fitted, strict=True):
+            candidates = [quad] + [
+                f for f in found
+                if _box_iou((box.x0, box.y0, box.x1, box.y1),
+                            (float(f[:, 0].min()), float(f[:, 1].min()),
+                             float(f[:, 0].max()), float(f[:, 1].max()))) >= 0.6]
+            best = 0
+            if label_prob is not None and len(candidates) > 1:
+                views = [warp_card(image, c) for c in candidates]
+                best = int(np.argmax(label_prob(views, [box.card] * len(views))))
+            chosen["finder" if best else "fit"] += 1
+            fits.append((candidates[best], 0.0))
         for box, (corners, _fit) in zip(boxes, fits, strict=True):
             card_h = float(np.linalg.norm(corners[3] - corners[0]))
             for v in range(variants):
@@ -200,11 +237,12 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
                 view = warp_card(image, quad)
                 if v > 0:
                     view = synth.photometric(rng, view, 0.5)
-                images.append(_small(view))
+                images.append(view if full else _small(view))
                 kinds.append(synth.KIND_FACE)
                 ranks.append(box.card.rank.value - 1)
                 suits.append(box.card.suit.value)
-    print(f"real crops: {len(images)} ({mirrored} photos mirrored back)", flush=True)
+    print(f"real crops: {len(images)} ({mirrored} photos mirrored back; outlines kept: "
+          f"{chosen['fit']} fitted in the box, {chosen['finder']} from the finder)", flush=True)
     return {"x": np.stack(images), "kind": np.array(kinds, np.int64),
             "rank": np.array(ranks, np.int64), "suit": np.array(suits, np.int64)}
 
@@ -317,29 +355,69 @@ def predict(model: Any, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray, ..
     return tuple(np.concatenate(o) for o in outs)
 
 
-def calibrate(model: Any, data: dict[str, np.ndarray], max_wrong: float) -> tuple[float, dict]:
-    """The lowest threshold whose wrong-read rate on ``data``'s faces is <= max_wrong."""
-    p_rank, p_suit, p_kind = predict(model, data["x"])
+#: thresholds tried, lowest first: coarse up to 0.99, then ever closer to 1
+THRESHOLDS = np.concatenate([np.linspace(0.3, 0.99, 70), 1 - np.logspace(-2, -4.5, 26)[1:]])
+
+
+Predict = Callable[[np.ndarray], tuple[np.ndarray, ...]]
+
+
+def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
+              ) -> tuple[float, float, dict[str, Any]]:
+    """Thresholds for the classifier's first and second looks (``CardClassifier.read``).
+
+    ``data`` holds whole card views.  The first threshold is the lowest at which the
+    first look alone misreads at most half of ``max_wrong`` of the faces; the faces
+    still unknown get the averaged second looks (``classifier.tta_views``), and their
+    threshold is the lowest that keeps all wrong reads together at most ``max_wrong``.
+    """
+    from tablecam.reading.classifier import TTA_LOOKS, tta_views
+
+    views = data["x"]
+    p_rank, p_suit, p_kind = model(np.stack([_small(v) for v in views]))
     face = data["kind"] == synth.KIND_FACE
-    kind_ok = p_kind.argmax(1) == synth.KIND_FACE
-    conf = p_kind[:, 0] * p_rank.max(1) * p_suit.max(1)
-    right = (p_rank.argmax(1) == data["rank"]) & (p_suit.argmax(1) == data["suit"])
-    conf_f, right_f, kind_f = conf[face], right[face], kind_ok[face]
-    chosen = 0.99
-    for t in np.linspace(0.3, 0.99, 70):
-        wrong = np.mean(kind_f & (conf_f >= t) & ~right_f)
-        if wrong <= max_wrong:
-            chosen = float(t)
+    n_faces = int(face.sum())
+
+    def verdict(pr: np.ndarray, ps: np.ndarray, pk: np.ndarray,
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        is_face = pk.argmax(1) == synth.KIND_FACE
+        conf = pk[:, synth.KIND_FACE] * pr.max(1) * ps.max(1)
+        right = (pr.argmax(1) == data["rank"][idx]) & (ps.argmax(1) == data["suit"][idx])
+        return is_face, conf, right
+
+    idx = np.flatnonzero(face)
+    is_face, conf, right = verdict(p_rank[idx], p_suit[idx], p_kind[idx])
+    first = float(THRESHOLDS[-1])
+    for t in THRESHOLDS:
+        if np.sum(is_face & (conf >= t) & ~right) <= max_wrong / 2 * n_faces:
+            first = float(t)
             break
-    read = kind_f & (conf_f >= chosen)
+    read_first = is_face & (conf >= first)
+    wrong_first = int(np.sum(read_first & ~right))
+    doubtful = is_face & ~read_first
+    idx = idx[doubtful]
+    looks = len(TTA_LOOKS)
+    extra = model(np.stack([_small(v) for i in idx for v in tta_views(views[i])]))
+    averaged = [np.concatenate([p[idx][:, None], e.reshape(len(idx), looks, -1)], axis=1).mean(1)
+                for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
+    is_face2, conf2, right2 = verdict(*averaged)
+    second = float(THRESHOLDS[-1])
+    for t in THRESHOLDS:
+        if wrong_first + np.sum(is_face2 & (conf2 >= t) & ~right2) <= max_wrong * n_faces:
+            second = float(t)
+            break
+    read_second = is_face2 & (conf2 >= second)
     stats = {
-        "threshold": round(chosen, 3),
-        "faces": int(face.sum()),
-        "correct": float(np.mean(read & right_f)),
-        "wrong": float(np.mean(read & ~right_f)),
+        "threshold": round(first, 5),
+        "tta_threshold": round(second, 5),
+        "faces": n_faces,
+        "correct_first_look": float(np.sum(read_first & right) / n_faces),
+        "correct": float((np.sum(read_first & right) + np.sum(read_second & right2)) / n_faces),
+        "wrong": float((wrong_first + np.sum(read_second & ~right2)) / n_faces),
+        "second_looks": float(len(idx) / n_faces),
         "kind_accuracy": float(np.mean(p_kind.argmax(1) == data["kind"])),
     }
-    return chosen, stats
+    return first, second, stats
 
 
 def export(model: Any, path: Path, metadata: dict[str, str]) -> None:
@@ -358,6 +436,50 @@ def export(model: Any, path: Path, metadata: dict[str, str]) -> None:
         entry = proto.metadata_props.add()
         entry.key, entry.value = k, v
     onnx.save(proto, str(path))
+
+
+def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong: float,
+                out: Path) -> dict[str, Any]:
+    """Calibrate the thresholds of an already trained ONNX reader again, in place or to
+    ``out``: for trying a change of calibration without training (the calibration
+    photos are oriented by the model itself rather than by the run's first model)."""
+    import onnx
+
+    from tablecam.reading.classifier import CardClassifier, normalise
+
+    reader = CardClassifier(path)
+    session = reader._session
+
+    def model(pairs: np.ndarray) -> tuple[np.ndarray, ...]:
+        outs = [session.run(None, {reader._input_name: normalise(pairs[i:i + 256])})
+                for i in range(0, len(pairs), 256)]
+        return tuple(_softmax(np.concatenate([o[k] for o in outs])) for k in range(3))
+
+    def orient(crops: list[np.ndarray]) -> float:
+        return float(np.mean([r.confidence if r.kind == "face" else 0.0
+                              for r in reader.read(crops)]))
+
+    calib_set = synthetic_set(names, 3, 8, 16, seed + 1000, workers, tag="calibviews", full=True)
+    calib_set = _merge({k: v for k, v in calib_set.items() if k != "deck"},
+                       real_set(orient, 1, seed + 1, calibration=True, full=True))
+    threshold, tta_threshold, stats = calibrate(model, calib_set, max_wrong)
+    proto = onnx.load(str(path))
+    values = {"threshold": f"{threshold:.5f}", "tta_threshold": f"{tta_threshold:.5f}",
+              "calibration": json.dumps(stats)}
+    kept = [p for p in proto.metadata_props if p.key not in values]
+    del proto.metadata_props[:]
+    for entry in kept:
+        proto.metadata_props.add().CopyFrom(entry)
+    for k, v in values.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = k, v
+    onnx.save(proto, str(out))
+    return stats
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 def _without_decks(data: dict[str, np.ndarray], keep: list[int]) -> dict[str, np.ndarray]:
@@ -390,6 +512,9 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-decks", nargs="*", default=[],
         help="training decks to leave out, e.g. " + " ".join(CORNER_MISFITS))
     parser.add_argument("--max-wrong", type=float, default=0.001)
+    parser.add_argument("--calibrate-only", type=Path, default=None, metavar="MODEL",
+                        help="only calibrate the thresholds of this trained model again "
+                             "(written to --out)")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "card_reader.onnx")
     args = parser.parse_args(argv)
 
@@ -403,8 +528,15 @@ def main(argv: list[str] | None = None) -> int:
     # training decks only: reserved ones are not listed
     names = load_pools([d.name for d in list_decks()])
     print(f"{len(names)} training decks: {', '.join(names)}", flush=True)
+    if args.calibrate_only is not None:
+        stats = recalibrate(args.calibrate_only, [n for n in names if n not in args.skip_decks],
+                            args.seed, args.workers, args.max_wrong, args.out)
+        print(f"calibration: {json.dumps(stats)}; wrote {args.out}", flush=True)
+        return 0
     train_set = synthetic_set(names, args.per_card, 60, 120, args.seed, args.workers)
-    calib_set = synthetic_set(names, 3, 8, 16, args.seed + 1000, args.workers, tag="calib")
+    # whole views, so that calibration can take the classifier's second looks too
+    calib_set = synthetic_set(names, 3, 8, 16, args.seed + 1000, args.workers, tag="calibviews",
+                              full=True)
     keep = [i for i, n in enumerate(names) if n not in args.skip_decks]
     train_set = _without_decks(train_set, keep)
     calib_set = _without_decks(calib_set, keep)
@@ -424,6 +556,10 @@ def main(argv: list[str] | None = None) -> int:
             def orient(crops: list[np.ndarray]) -> float:
                 return float(np.mean([r.confidence if r.kind == "face" else 0.0
                                       for r in reader.read(crops)]))
+
+            def label_prob(crops: list[np.ndarray], cards: list[Any]) -> np.ndarray:
+                return np.array([dict(r.candidates).get(card, 0.0)
+                                 for r, card in zip(reader.read(crops), cards, strict=True)])
         else:
             print(f"orientation model: synthetic data only, {args.orient_epochs} epochs",
                   flush=True)
@@ -433,18 +569,28 @@ def main(argv: list[str] | None = None) -> int:
             def orient(crops: list[np.ndarray]) -> float:
                 p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
                 return float(np.mean(p_kind[:, synth.KIND_FACE] * p_rank.max(1) * p_suit.max(1)))
-        real_train = real_set(orient, args.real_variants, args.seed, calibration=False)
-        real_calib = real_set(orient, 1, args.seed + 1, calibration=True)
+
+            def label_prob(crops: list[np.ndarray], cards: list[Any]) -> np.ndarray:
+                p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                at = np.arange(len(cards))
+                rank = np.array([c.rank.value - 1 for c in cards])
+                suit = np.array([c.suit.value for c in cards])
+                return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank] * p_suit[at, suit])
+        real_train = real_set(orient, args.real_variants, args.seed, calibration=False,
+                              label_prob=label_prob)
+        real_calib = real_set(orient, 1, args.seed + 1, calibration=True, full=True)
         real_count = len(real_train["x"])
         train_set = _merge(train_set, real_train)
         calib_set = _merge(calib_set, real_calib)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
                           log=lambda m: print(m, flush=True))
-    threshold, stats = calibrate(model, calib_set, args.max_wrong)
+    threshold, tta_threshold, stats = calibrate(lambda x: predict(model, x), calib_set,
+                                                args.max_wrong)
     minutes = (time.time() - started) / 60
     print(f"calibration: {json.dumps(stats)}", flush=True)
     export(model, args.out, {
-        "threshold": f"{threshold:.3f}",
+        "threshold": f"{threshold:.5f}",
+        "tta_threshold": f"{tta_threshold:.5f}",
         "input": f"two {INPUT_W}x{INPUT_H} BGR index corners, per-card mean/std normalised",
         "training_decks": ",".join(names),
         "real_crops": str(real_count),

@@ -16,6 +16,7 @@ from tablecam.reading.classifier import (
     default_model_path,
     postprocess,
     preprocess,
+    tta_views,
 )
 from tablecam.reading.synth import clean_view
 
@@ -134,6 +135,51 @@ def test_postprocess_gives_unknown_below_the_threshold() -> None:
     assert confident.card == Card.parse("KH") and confident.kind == "face"
     assert doubtful.card is None and doubtful.kind == "face" and doubtful.confidence < 0.2
     assert turned.card is None and turned.kind == "back"
+
+
+def test_candidates_list_the_likeliest_faces_even_when_unknown() -> None:
+    rank = np.array([[0.0] * 11 + [3.0, 3.2]], dtype=np.float32)  # Q or K, K a little likelier
+    suit = np.array([[0, 0, 9.0, 0]], dtype=np.float32)  # H
+    face = np.array([[9.0, 0, 0]], dtype=np.float32)
+    (read,) = postprocess(rank, suit, face, threshold=0.9)
+    assert read.card is None
+    codes = [card.code for card, _ in read.candidates]
+    assert codes[:2] == ["KH", "QH"]
+    probabilities = [p for _, p in read.candidates]
+    assert probabilities == sorted(probabilities, reverse=True)
+    assert probabilities[0] == pytest.approx(read.confidence)
+    assert sum(probabilities) <= 1.0
+
+
+def test_second_looks_are_the_view_slightly_zoomed_and_shifted() -> None:
+    view = np.zeros((140, 100, 3), dtype=np.uint8)
+    view[60:80, 40:60] = 255  # a bright square in the middle
+    looks = tta_views(view)
+    assert len(looks) == 4 and all(v.shape == view.shape for v in looks)
+    centres = [np.argwhere(v[..., 0] > 128).mean(axis=0) for v in looks]
+    sizes = [int((v[..., 0] > 128).sum()) for v in looks]
+    assert sizes[0] < 400 < sizes[1]  # zoomed out, zoomed in
+    assert np.allclose(centres[0], (69.5, 49.5), atol=1) and np.allclose(centres[1], (69.5, 49.5), atol=1)
+    assert np.allclose(centres[2] - (69.5, 49.5), (3, 3), atol=1)  # shifted down right
+    assert np.allclose(centres[3] - (69.5, 49.5), (-3, -3), atol=1)
+
+
+@needs_model
+def test_a_doubtful_face_gets_second_looks_only_when_calibrated_for_them(
+        reader: CardClassifier, standard_deck: tuple[list[np.ndarray], np.ndarray]) -> None:
+    faces, back = standard_deck
+    first = CardClassifier(reader.model_path)
+    first.threshold = 1.0  # no first look is ever sure enough: every face is doubtful
+    first.tta_threshold = None
+    plain = first.read([faces[10], back])
+    assert plain[0].card is None and plain[0].kind == "face"
+    second = CardClassifier(reader.model_path)
+    second.threshold = 1.0
+    second.tta_threshold = 0.0  # any averaged answer is accepted
+    again = second.read([faces[10], back])
+    assert again[0].card == FULL_DECK[10]
+    assert again[0].candidates[0][0] == again[0].card
+    assert again[1].card is None and again[1].kind == "back"  # a back gets no second look
 
 
 @needs_model
