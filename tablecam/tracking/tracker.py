@@ -120,6 +120,7 @@ class _InHand:
     #: for an unnamed card: the likeliest probability the reader gave each face it
     #: listed while the card lay in its column
     evidence: dict[Card, float] = field(default_factory=dict)
+    down: int = 0  # face-down cards left in the column when it left
 
 
 @dataclass(slots=True)
@@ -143,6 +144,9 @@ class Tracker:
         self.hidden_pile_s = 0.5
         #: ... but not for a card plainly played from a column, unless hidden this long.
         self.long_hidden_s = 1.0
+        #: A card in a hand that can only go onto one pile is taken to be there after this
+        #: long, busy table or not (its landing was missed).
+        self.quick_settle_s = 0.7
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -598,7 +602,7 @@ class Tracker:
                     and f"{seat}{i}" not in changed_now):
                 # Seen in its new column (in an earlier frame) before it was seen leaving this one.
                 return [Move(t, self.round, seat, card, column, i)]
-        self._in_hand[card] = _InHand(seat, column, t)
+        self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0))
         return []
 
     def _plainly_played(self, name: str, card: Card | None) -> bool:
@@ -855,10 +859,24 @@ class Tracker:
         if self._pending_spit and t - self._spit_since >= self.spit_window:
             out += self._emit_spit(t)
         for card, hand in list(self._in_hand.items()):
+            if t - hand.since >= self.quick_settle_s and self._fits_one_pile_only(hand, card):
+                out += self._settle_lost(t, card)
+                continue
             if t - hand.since < self.hand_timeout or self._busy:
                 continue
             out += self._settle_lost(t, card)
         return out
+
+    def _fits_one_pile_only(self, hand: _InHand, card: Card) -> bool:
+        """Can ``card`` go nowhere but onto one pile (it fits one pile's top, not the
+        other's, and its player has no empty column to move it into)?"""
+        laid = self._r.columns.get(hand.seat, 5)
+        if any(self._column_value(hand.seat, i)[0] == "empty" for i in range(1, laid + 1)):
+            return False
+        tops = [self._r.pile_cards[p][-1] if self._r.pile_cards[p] else None for p in PILES]
+        if any(top is None for top in tops):
+            return False
+        return sum(1 for top in tops if top is not None and card.fits_on(top)) == 1
 
     def _settle_lost(self, t: float, card: Card) -> list[Tracked]:
         """A card left its column and was never seen landing: the rules may say where it went.

@@ -152,3 +152,16 @@ def test_a_named_card_landing_goes_to_the_unnamed_column_whose_reads_liked_it() 
     out = run(tracker, frames)
     plays = [e for e in out if isinstance(e, Play)]
     assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 1, c("7C"), "left")]
+
+
+def test_a_card_that_can_only_have_gone_onto_one_pile_is_played_there_soon() -> None:
+    """9D left A's column 2 and its landing was never read; 9D fits the 8H on the left
+    pile, not the 2S on the right, and A has no empty column: it went onto the left pile,
+    said within a second though a hand stays over B's side."""
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE, A2="covered", B2="covered")) for i in range(4)]
+    frames += [(0.35 + i / 30, dict(BASE, A2="down", B2="covered")) for i in range(40)]
+    out = run(tracker, frames)
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 2, c("9D"), "left")]
+    assert plays[0].t < 0.35 + 1.0

@@ -166,7 +166,10 @@ def test_a_card_from_nowhere_is_reported_not_invented() -> None:
     out = run(tracker, frames)
     notes = [e for e in out if isinstance(e, Unsure)]
     assert notes and "4D" in notes[0].text
-    assert not any(isinstance(e, Play | Reveal) for e in out)
+    assert not any(isinstance(e, Play | Reveal) and e.card == c("4D") for e in out)
+    # 7C, which left that column, can only have gone onto the left pile (8H; the right
+    # shows 2S, and A has no empty column once 4D lies in column 1).
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
 
 
 def test_a_dealt_top_read_as_a_back_is_an_unreadable_face_once_spit_cards_are_out() -> None:
