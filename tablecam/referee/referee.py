@@ -399,6 +399,15 @@ class Referee:
             return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
         if self.phase == "game_over":
             return [echo, Call(press.t, None, "The game is over; deal a new game to play again.")]
+        if self.phase in ("playing", "stalled") and self._looks_laid_out(press.player):
+            # The camera shows the slapper's tableau gone: the round is over, whatever
+            # card went unseen on the way.
+            for col in self.table.sides[press.player].columns:
+                col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
+            ended = self._after_change(press.t)
+            if self.phase == "round_over":
+                return [echo, *ended, *self.press(press)[1:]]
+            return [echo, *ended]
         if self.phase != "round_over":
             if self.phase in ("playing", "stalled"):
                 # The camera may not have seen the last card yet (a slapping hand hides it).
@@ -411,6 +420,13 @@ class Referee:
                                f"{_sentence(self._name(self.round_winner))} won the round and chooses a pile first.")]
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
+
+    def _looks_laid_out(self, seat: Seat) -> bool:
+        """Did the camera last show none of ``seat``'s columns with a card (at least two
+        seen empty, the rest hidden by hands)?"""
+        shown = self._shown.get(seat, [])
+        return (not any(state in ("face_up", "face_down") for state, _card in shown)
+                and sum(1 for state, _card in shown if state == "empty") >= 2)
 
     def _only_unknown_moves(self) -> bool:
         """Are the only moves still open plays of an unread card, or onto an unread pile

@@ -256,3 +256,23 @@ def test_a_winner_whose_spit_pile_the_camera_still_shows_has_not_won_the_game() 
                               {"A": "face_down", "B": "face_down"})
     assert [type(call.event).__name__ for call in calls if call.event is not None] == ["RoundEnd"]
     assert referee.phase == "round_over"
+
+
+def test_a_slap_ends_the_round_when_the_camera_shows_the_slappers_tableau_gone() -> None:
+    """B's last card went by unseen; B slaps while the camera shows no card on B's side
+    (two columns empty, the rest under the slapping arm): B won, and B's slap takes."""
+    referee = round_in_play()
+    up = ("face_up", None)
+    hidden = ("unsettled", None)
+    referee.reconcile(3.0, {"A": [up, up, up, ("empty", None), ("empty", None)],
+                            "B": [hidden, hidden, hidden, ("empty", None), ("empty", None)]})
+    calls = referee.press(ButtonPress(3.2, "slap", "B"))
+    events = [call.event for call in calls + referee.tick(4.0) if call.event is not None]
+    assert [e.type for e in events] == ["button", "round_end", "take", "take", "round_summary"]
+    assert events[1] == RoundEnd(3.2, 1, "B")
+    # A slap while the camera still shows the slapper's cards is refused as before.
+    other = round_in_play()
+    other.reconcile(3.0, {"A": [up, up, up, ("empty", None), ("empty", None)],
+                          "B": [up, hidden, hidden, ("empty", None), ("empty", None)]})
+    assert other.press(ButtonPress(3.2, "slap", "B"))[-1].say == \
+        "No round has ended; the slap by player B does nothing."
