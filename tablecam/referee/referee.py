@@ -285,6 +285,15 @@ class Referee:
                 if i > len(shown):
                     break
                 state, card = shown[i - 1]
+                if state in ("empty", "face_down") and col.has_up:
+                    # Its top left unseen (where it went is not known): the column is
+                    # what the camera shows, so nobody waits for that card to be played.
+                    col.has_up, col.up = False, None
+                    if state == "empty":
+                        col.down = 0
+                    col.awaiting_reveal = col.down > 0
+                    calls += self._after_change(t)
+                    continue
                 if state != "face_up":
                     continue
                 if col.awaiting_reveal and not col.has_up:

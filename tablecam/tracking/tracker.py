@@ -751,8 +751,10 @@ class Tracker:
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t
-            self._spit_feeders = self.spit_feeders or sum(
-                1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down") or 2
+            # Players with spit cards, by the referee's count or by the camera, whichever
+            # says more (a drifted count must not cut a spit in two).
+            seen = sum(1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down")
+            self._spit_feeders = max(self.spit_feeders or 0, seen) or 2
         self._pending_spit[pile] = card
         return []
 

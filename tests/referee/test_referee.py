@@ -276,3 +276,14 @@ def test_a_slap_ends_the_round_when_the_camera_shows_the_slappers_tableau_gone()
                           "B": [up, hidden, hidden, ("empty", None), ("empty", None)]})
     assert other.press(ButtonPress(3.2, "slap", "B"))[-1].say == \
         "No round has ended; the slap by player B does nothing."
+
+
+def test_a_column_the_camera_shows_empty_or_face_down_has_lost_its_top() -> None:
+    referee = round_in_play()
+    up = ("face_up", None)
+    calls = referee.reconcile(3.0, {"A": [("empty", None), ("face_down", None), up, ("empty", None),
+                                          ("empty", None)], "B": [up, up, up, ("empty", None), ("empty", None)]})
+    assert calls == []
+    a1, a2 = referee.table.column("A", 1), referee.table.column("A", 2)
+    assert a1 is not None and a1.is_empty
+    assert a2 is not None and not a2.has_up and a2.awaiting_reveal and a2.down == 1
