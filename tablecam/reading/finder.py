@@ -28,6 +28,7 @@ colour test here; the classifier's ``kind`` ("face", "back", "none") is the fina
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -264,8 +265,10 @@ def _candidates_from_mask(
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         key = ((2 * x + bw) // 8, (2 * y + bh) // 8, bw // 8, bh // 8)
-        if seen is not None and key in seen:
-            continue
+        if seen is not None:
+            if key in seen:
+                continue
+            seen.add(key)
         quad = _fit_quad(contour, try_box)
         if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
             continue
@@ -291,51 +294,54 @@ def _candidates_from_mask(
             if not solid and support < 0.85:
                 continue
             score *= 0.7 + 0.3 * support
-        if seen is not None and score >= 0.85:
-            seen.add(key)  # a good outline need not be fitted again in another view
         found.append(_Candidate(quad, score, float(cv2.contourArea(quad))))
     return found
 
 
 def _masks(
-    bgr: npt.NDArray[np.uint8], card_px: float
+    bgr: npt.NDArray[np.uint8], card_px: float, fast: bool = False
 ) -> tuple[list[tuple[npt.NDArray[Any], float]], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Binary views of the image in which cards should be separate regions.
 
     Each comes with how many pixels its regions lie inside the true card outline
-    (edge rings eat into the card they surround).
+    (edge rings eat into the card they surround).  ``fast``: only the whiteness cut
+    by edges and the thinnest edge rings (cards apart on a table of another colour).
     """
-    white = cv2.GaussianBlur(_whiteness(bgr), (5, 5), 0)
+    kernel = np.ones((3, 3), np.uint8)
     gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(smooth, 40, 110)
+    faint = cv2.Canny(smooth, 12, 36)
+    support = np.asarray(cv2.dilate(faint, np.ones((5, 5), np.uint8)), np.uint8)
+    masks: list[tuple[npt.NDArray[Any], float]] = []
+    white = cv2.GaussianBlur(_whiteness(bgr), (5, 5), 0)
     _, otsu = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    opened = cv2.morphologyEx(otsu, cv2.MORPH_OPEN, kernel)
+    edge_cut = cv2.bitwise_not(cv2.dilate(edges, kernel))
+    if fast:
+        masks.append((cv2.bitwise_and(opened, edge_cut), 1.0))
+        for edge_map in (faint, edges):
+            masks.append((cv2.bitwise_not(cv2.dilate(edge_map, kernel)), 1.5))
+        return masks, support, np.asarray(faint, np.uint8)
+    masks.append((opened, 0.0))
+    masks.append((cv2.bitwise_and(opened, edge_cut), 1.0))
     block = int(card_px * 2.5) | 1
     local = cv2.adaptiveThreshold(
         white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, max(block, 31), -8)
-    kernel = np.ones((3, 3), np.uint8)
-    smooth = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.Canny(smooth, 40, 110)
     size = max(3, int(card_px / 12) | 1)
     big = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    masks: list[tuple[npt.NDArray[Any], float]] = []
-    edge_cut = cv2.bitwise_not(cv2.dilate(edges, kernel))
-    for mask in (otsu, local):
-        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
-        masks.append((opened, 0.0))
-        if mask is otsu:
-            masks.append((cv2.bitwise_and(opened, edge_cut), 1.0))
-        else:
-            masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
+    opened = cv2.morphologyEx(local, cv2.MORPH_OPEN, kernel)
+    masks.append((opened, 0.0))
+    masks.append((cv2.morphologyEx(opened, cv2.MORPH_CLOSE, big), 0.0))
     # not the table's colours: a patterned cloth has a few dominant colours, and what
     # is far from all of them stands out whatever its brightness
     masks.append((_unlike_table(bgr, kernel, big), 0.0))
     # regions enclosed by edges, whatever their colour: a card on a white table or on
     # another card is ringed by a faint edge or shadow; thicker rings close gaps
-    faint = cv2.Canny(smooth, 12, 36)
     for edge_map in (faint, edges):
         for radius in (1, 2, 3):
             ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
             masks.append((cv2.bitwise_not(ring), radius + 0.5))
-    support = np.asarray(cv2.dilate(faint, np.ones((5, 5), np.uint8)), np.uint8)
     return masks, support, np.asarray(faint, np.uint8)
 
 
@@ -811,6 +817,7 @@ def find_cards(
     card_width: float | None = None,
     piles: bool = True,
     corners: bool = False,
+    fast: bool = False,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
 
@@ -819,7 +826,8 @@ def find_cards(
     (the table geometry knows it), lets the finder pick whole cards out of piles;
     ``piles=False`` skips that search (quicker, fewer cards from overlapping groups);
     ``corners=True`` (with ``piles``) also builds cards from their visible corners
-    (slower; for photos of overlapping cards and low-contrast tables).
+    (slower; for photos of overlapping cards and low-contrast tables); ``fast=True``
+    looks at fewer views of the image (separate cards on a table of another colour).
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
@@ -839,7 +847,7 @@ def find_cards(
 
     candidates: list[_Candidate] = []
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
-    masks, support, thin = _masks(work, card_px)
+    masks, support, thin = _masks(work, card_px, fast)
     for mask, grow in masks:
         candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support,
                                                 card_width is not None))
@@ -849,7 +857,9 @@ def find_cards(
     candidates = [c for c in candidates if int(np.sum(
         (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
     )) < 2]
-    kept = _drop_table_patches(work, _select(candidates, support))
+    kept = _select(candidates, support)
+    if not fast:
+        kept = _drop_table_patches(work, kept)
     size = None
     if card_width:
         size = (card_width * scale, card_width * scale * 1.4)
@@ -887,6 +897,146 @@ def find_cards(
             covered=under,
             face_up=_looks_face_up(image, outline),
         ))
+    return found
+
+
+def _table_colour(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The most common colour of an image (in 16-level bins), taken as the table's."""
+    pixels = small[::4, ::4].reshape(-1, 3)
+    codes = ((pixels[:, 0] >> 4).astype(np.int32) << 8) | ((pixels[:, 1] >> 4).astype(np.int32)
+                                                           << 4) | (pixels[:, 2] >> 4)
+    top = int(np.argmax(np.bincount(codes, minlength=4096)))
+    members = pixels[codes == top]
+    return np.asarray(members.mean(axis=0).round(), np.uint8)
+
+
+@functools.lru_cache(maxsize=8)
+def _side_moves(reach: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                                     npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Every pair of moves (at a side's start, at its end) up to ``reach`` pixels, the
+    sample positions along a side, and each pair's move at each position."""
+    offsets = np.arange(-reach, reach + 1, dtype=np.float64)
+    o1, o2 = (g.ravel() for g in np.meshgrid(offsets, offsets, indexing="ij"))
+    t = np.linspace(0.12, 0.88, 20)
+    shift = o1[:, None] * (1 - t)[None, :] + o2[:, None] * t[None, :]  # pairs x t
+    return o1, o2, t, shift
+
+
+def _refine_side_lines(gray: npt.NDArray[np.uint8], quad: Quad, reach: int) -> Quad:
+    """Fit a rough quad to the card's edges in a full-resolution grey image.
+
+    Each side's two ends move by up to ``reach`` pixels (across the side) to where the
+    line between them runs along most edge pixels; the corners are the intersections
+    of the moved sides.  The edges are found in a crop around the card only.
+    """
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int) - reach - 2
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + reach + 3
+    x0, y0 = max(int(x0), 0), max(int(y0), 0)
+    x1, y1 = min(int(x1), gray.shape[1]), min(int(y1), gray.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return quad
+    crop = cv2.GaussianBlur(gray[y0:y1, x0:x1], (3, 3), 0)
+    edges = cv2.dilate(cv2.Canny(crop, 20, 60), np.ones((3, 3), np.uint8))
+    local = quad.astype(np.float64) - [x0, y0]
+    starts, ends = local, np.roll(local, -1, axis=0)
+    units = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1), 1e-6)[:, None]
+    normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
+    outward = np.einsum("sk,sk->s", normals, (starts + ends) / 2 - local.mean(axis=0)) < 0
+    normals[outward] *= -1
+    o1, o2, t, shift = _side_moves(reach)
+    base = starts[:, None, :] + (ends - starts)[:, None, :] * t[None, :, None]  # sides x t x 2
+    pts = base[:, None, :, :] + shift[None, :, :, None] * normals[:, None, None, :]
+    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, edges.shape[1] - 1)
+    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, edges.shape[0] - 1)
+    hits = np.count_nonzero(edges[ys, xs], axis=2)  # sides x pairs
+    # most hits; among ties, the smallest move
+    score = hits * 1000 - (np.abs(o1) + np.abs(o2))[None, :]
+    best = np.argmax(score, axis=1)
+    line_starts = starts + normals * o1[best][:, None]
+    line_ends = ends + normals * o2[best][:, None]
+    directions = line_ends - line_starts
+    directions /= np.maximum(np.linalg.norm(directions, axis=1), 1e-6)[:, None]
+    corners = []
+    for i in range(4):
+        p1, u1, p2, u2 = line_starts[i - 1], directions[i - 1], line_starts[i], directions[i]
+        det = u1[0] * -u2[1] + u2[0] * u1[1]
+        if abs(det) < 1e-3:
+            return quad
+        d = p2 - p1
+        k = (d[0] * -u2[1] + u2[0] * d[1]) / det
+        corners.append(p1 + k * u1)
+    refined = np.array(corners, np.float32) + np.array([x0, y0], np.float32)
+    if float(np.abs(refined - quad).max()) > 2 * reach + 2:
+        return quad
+    return refined
+
+
+def _paper_inside(image: npt.NDArray[np.uint8], quad: Quad) -> bool:
+    """``_looks_face_up`` from a grid of pixels inside ``quad`` (no warp)."""
+    points = _sample_quad_inside(quad.astype(np.float32), 8)
+    xs = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, image.shape[1] - 1)
+    ys = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, image.shape[0] - 1)
+    hsv = cv2.cvtColor(np.ascontiguousarray(image[ys, xs].reshape(1, -1, 3)), cv2.COLOR_BGR2HSV)
+    white = hsv[0, :, 2].astype(np.int16) - hsv[0, :, 1].astype(np.int16)
+    paper = white > max(float(np.percentile(white, 90)) - 60, 40)
+    return float(paper.mean()) > 0.35
+
+
+def find_cards_quick(image: npt.NDArray[np.uint8], *, min_width: float,
+                     max_width: float | None = None) -> list[FoundCard] | None:
+    """Cards lying apart on a plain table of another colour (a fresh deal), quickly.
+
+    Each card is a region unlike the table's colour in an image shrunk until the
+    smallest card is about 12 pixels wide; its rectangle is then fitted to the card's
+    edges at full resolution.  None when something on the table (away from the image's
+    border) is not such a card: cards touching each other, piles, a hand, or cards on a
+    table of their own colour need ``find_cards``, the thorough search.
+    """
+    if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+        return None
+    height, width = image.shape[:2]
+    step = max(1, int(min_width // 12))
+    small = np.asarray(cv2.resize(image, (width // step, height // step),
+                                  interpolation=cv2.INTER_AREA), np.uint8)
+    table = _table_colour(small)
+    b, g, r = (cv2.absdiff(channel, np.full_like(channel, int(value)))
+               for channel, value in zip(cv2.split(small), table, strict=True))
+    _, unlike = cv2.threshold(cv2.max(cv2.max(b, g), r), 40, 1, cv2.THRESH_BINARY)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    contours, _ = cv2.findContours(unlike, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    lo = min_width / step
+    hi = (max_width if max_width else min(height, width) * 0.5) / step
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    found: list[FoundCard] = []
+    small_h, small_w = unlike.shape[:2]
+    for contour in contours:
+        area = float(cv2.contourArea(contour))
+        if area < 0.5 * lo * lo:
+            continue  # a speck
+        x, y, w, h = cv2.boundingRect(contour)
+        if x == 0 or y == 0 or x + w >= small_w or y + h >= small_h:
+            continue  # cut by the image's border: the table's edge, an arm, no whole card
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+        short, long = min(rw, rh), max(rw, rh)
+        if (area > hi * hi * 1.7 or short < 0.8 * lo or not MIN_ASPECT <= long / short <= MAX_ASPECT
+                or area < 0.85 * rw * rh):
+            return None  # something that is not a lone card
+        fill = area / (rw * rh)
+        box = cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.float32)
+        # a small pixel covers step x step image pixels; the contour runs through the
+        # centres of the region's border pixels
+        quad = (box + 0.5) * step - 0.5
+        quad = _refine_side_lines(gray, quad, step)
+        outline = order_corners(quad)
+        found.append(FoundCard(outline, round(float(min(fill, 1.0)), 4), False,
+                               _paper_inside(small, box)))
+    if len(found) >= 3:
+        # two cards lying edge to edge make one card-shaped region of twice the area
+        areas = [float(cv2.contourArea(f.corners)) for f in found]
+        typical = float(np.median(areas))
+        if not all(0.6 * typical <= a <= 1.5 * typical for a in areas):
+            return None
+    found.sort(key=lambda f: f.score, reverse=True)
     return found
 
 

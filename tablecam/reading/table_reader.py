@@ -39,8 +39,8 @@ from tablecam.geometry import (
     ZoneId,
     geometry_from_deal,
 )
-from tablecam.geometry.mat import find_mat
-from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.geometry.mat import MatDetection, find_mat
+from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick
 from tablecam.reading.warp import order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
@@ -169,18 +169,25 @@ class TableReader:
         image = frame.image
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
-            mat = find_mat(image) if self.use_mat else None
+            # a Spit table fills much of the view: cards are at least 1/28 of its short
+            # side.  A fresh deal on a plain table is seen by the quick finder; anything
+            # else on the table (the mat's markers too) makes it give up, and then the
+            # mat, or else the thorough finder, gives the layout.
+            smallest = min(image.shape[:2]) / 28
+            dealt = None
+            quick = find_cards_quick(image, min_width=smallest)
+            if quick is not None and len(quick) >= 10:  # a deal shows ten face-up cards
+                seen = read_cards(image, quick, self.classifier)
+                dealt = _deal_geometry(seen)
+            mat = _find_mat_quickly(image) if dealt is None and self.use_mat else None
             if mat is not None:
                 self._use_geometry(mat.geometry)
             else:
-                # a Spit table fills much of the view: cards are at least 1/28 of its
-                # short side
-                smallest = min(image.shape[:2]) / 28
-                seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
-                                  self.classifier)
-                try:
-                    dealt = geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
-                except GeometryError:
+                if dealt is None:
+                    seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
+                                      self.classifier)
+                    dealt = _deal_geometry(seen)
+                if dealt is None:
                     if self.geometry is None:
                         self._frames += 1
                         return TableReading(frame.t, {}, seen, None)
@@ -211,6 +218,11 @@ class TableReader:
                 zones[zone] = memory.observation
         if fresh is not None:
             readings = self._assign(image, geometry, to_read, fresh)
+            # a zone where something lies but no card was found is searched on its own
+            missing = [zone for zone, (observation, cards) in readings.items()
+                       if not cards and observation.state == "covered"]
+            if missing:
+                readings.update(self._read_zones(image, geometry, missing))
         else:
             readings = self._read_zones(image, geometry, to_read) if to_read else {}
         for zone, (observation, cards) in readings.items():
@@ -352,6 +364,24 @@ class TableReader:
         if not inside.any():
             return 0.0
         return float((distance[inside] > 45).mean())
+
+
+def _deal_geometry(seen: Sequence[SeenCard]) -> TableGeometry | None:
+    """The table geometry from the cards of a dealt layout, or None when it is no deal."""
+    try:
+        return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+    except GeometryError:
+        return None
+
+
+def _find_mat_quickly(image: npt.NDArray[np.uint8]) -> MatDetection | None:
+    """``find_mat``, after a cheap look at half size: most frames show no mat."""
+    height, width = image.shape[:2]
+    if min(height, width) >= 240:
+        half = cv2.resize(image, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+        if find_mat(np.asarray(half, np.uint8)) is None:
+            return None
+    return find_mat(image)
 
 
 def _overlap_share(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

@@ -124,3 +124,37 @@ def test_every_card_of_an_overlapping_fan_is_found_by_its_corners(
     for truth in truths:
         near = [f for f in found if _corner_error(f, truth) < 0.15 * 130]
         assert len(near) == 1
+
+
+@pytest.mark.parametrize("colour", [(40, 90, 40), (60, 60, 60)])
+def test_the_quick_finder_outlines_every_card_of_a_fresh_deal_to_a_few_pixels(
+        colour: tuple[int, int, int]) -> None:
+    from tablecam.reading.finder import find_cards_quick
+    from tablecam.reading.scenes import spit_deal_scene
+
+    scene = spit_deal_scene(FULL_DECK[:10], seed=8, colour=colour, centre=FULL_DECK[10:12])
+    found = find_cards_quick(scene.image, min_width=720 / 28)
+    assert found is not None and len(found) == len(scene.truth) == 14
+    for corners, card in scene.truth.values():
+        (near,) = [f for f in found if _corner_error(f, corners) < 5]
+        assert near.face_up == (card is not None)
+
+
+def test_the_quick_finder_gives_up_on_touching_cards_and_other_things() -> None:
+    from tablecam.reading.finder import find_cards_quick
+
+    def row(touching: bool) -> np.ndarray:
+        image = background((1000, 600), (40, 90, 40), 2)
+        for i in range(4):
+            paste(image, plain_face(FULL_DECK[i]), (150 + 150 * i, 200), 0, 100)
+        # two cards edge to edge make one card-shaped region of twice a card's area
+        paste(image, plain_face(FULL_DECK[8]), (300, 420), 0, 100)
+        paste(image, plain_face(FULL_DECK[9]), (400 if touching else 600, 420), 0, 100)
+        return image
+
+    found = find_cards_quick(row(False), min_width=30)
+    assert found is not None and len(found) == 6
+    assert find_cards_quick(row(True), min_width=30) is None
+    hand = row(False)
+    cv2.circle(hand, (850, 420), 60, (120, 150, 205), -1)
+    assert find_cards_quick(hand, min_width=30) is None

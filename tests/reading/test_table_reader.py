@@ -163,3 +163,12 @@ def test_the_mat_gives_the_zones_without_a_deal() -> None:
     found_alone = TableReader(TemplateReader()).read(_frame(0.0, scene.image))
     assert found_alone.geometry is not None and found_alone.geometry.source == "mat"
     assert found_alone.zones["A3"].card == UP[2]
+
+
+def test_a_deal_with_touching_cards_is_still_read_zone_by_zone() -> None:
+    # A3 and A4 overlap: the quick finder gives up and the thorough one reads the deal
+    scene = spit_deal_scene(UP, seed=0, centre=FULL_DECK[20:22], jitter_mm=6)
+    reading = TableReader(TemplateReader()).read(_frame(0.0, scene.image))
+    for zone, (_, card) in scene.truth.items():
+        observed = reading.zones[zone]
+        assert (observed.state, observed.card) == ("face_up" if card else "face_down", card), zone
