@@ -322,9 +322,9 @@ class Tracker:
         when the reader clearly prefers it.  Otherwise the card stays unknown.
         """
         card = obs.card
+        accepted = zone.accepted[1] if zone.accepted[0] == "face_up" else None
         if card is not None:
             return card
-        accepted = zone.accepted[1] if zone.accepted[0] == "face_up" else None
         if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):
             # A card taken from a column shows the card back or the table under it
             # before anything new is laid there: an unnamed face is the same card.
@@ -333,13 +333,19 @@ class Tracker:
         if not candidates:
             return None
         possible = self._possible(name) if self._phase == "playing" else None
+        floor = self.candidate_floor if possible is not None else self.deal_floor
+        return self._best_possible(candidates, possible, floor)
+
+    def _best_possible(self, candidates: tuple[tuple[Card, float], ...], possible: set[Card] | None,
+                       floor: float) -> Card | None:
+        """The likeliest of ``candidates`` in ``possible`` (None: any), if the reader gives
+        it at least ``floor`` and ``candidate_margin`` times the next possible one."""
         ranked = sorted(((p, c) for c, p in candidates if possible is None or c in possible),
                         key=lambda pc: -pc[0])
         if not ranked:
             return None
         best_p, best = ranked[0]
         second_p = ranked[1][0] if len(ranked) > 1 else 0.0
-        floor = self.candidate_floor if possible is not None else self.deal_floor
         if best_p >= floor and best_p >= self.candidate_margin * second_p:
             return best
         return None
