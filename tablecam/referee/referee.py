@@ -111,6 +111,7 @@ class Referee:
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
+        self._over_at = -1e9  # when the game ended
 
     def _name(self, seat: Seat) -> str:
         name = (self.names.get(seat) or "").strip()
@@ -143,6 +144,10 @@ class Referee:
         """Judge one table event (from the tracker or a log) and return the calls it causes."""
         self._adopt_rules()
         if self.phase == "game_over" and not isinstance(event, Button):
+            if isinstance(event, Play) and event.round == self.round and event.t - self._over_at < 3.0:
+                # The game's last card, seen landing after the slap that ended it.
+                self.table.piles[event.pile].append(event.card)
+                return [Call(event.t, self._stamp(event), None)]
             return []
         if self.phase == "waiting_deal" and isinstance(event, Play | Move | Reveal | Takeback):
             return []  # the piles are taken: nothing is in play until the next deal
@@ -372,6 +377,7 @@ class Referee:
         side = self.table.sides[winner]
         if side.tableau_cards == 0 and side.spit == 0 and self._spit_shown.get(winner) != "face_down":
             self.phase = "game_over"
+            self._over_at = t
             calls.append(Call(t, GameEnd(t, self.round, winner),
                               f"{_sentence(self._name(winner))} has no cards left and wins the game "
                               f"after {self.round} round{'s' if self.round != 1 else ''}."))

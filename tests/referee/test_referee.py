@@ -8,6 +8,7 @@ from tablecam.cards import Card
 from tablecam.events import (
     AnyEvent,
     Deal,
+    GameEnd,
     Play,
     Reveal,
     RoundEnd,
@@ -287,3 +288,16 @@ def test_a_column_the_camera_shows_empty_or_face_down_has_lost_its_top() -> None
     a1, a2 = referee.table.column("A", 1), referee.table.column("A", 2)
     assert a1 is not None and a1.is_empty
     assert a2 is not None and not a2.has_up and a2.awaiting_reveal and a2.down == 1
+
+
+def test_the_games_last_card_seen_after_the_slap_that_ended_it_is_still_logged() -> None:
+    referee = round_in_play()
+    referee.table.sides["B"].spit = 0
+    hidden = ("unsettled", None)
+    referee.reconcile(3.0, {"A": [("face_up", None)] * 3, "B": [hidden, ("empty", None), ("empty", None)]})
+    calls = referee.press(ButtonPress(3.2, "slap", "B"))
+    assert referee.phase == "game_over"
+    assert any(isinstance(call.event, GameEnd) for call in calls)
+    late = referee.observe(Play(3.5, 1, "B", c("7C"), "left", 1))
+    assert [call.event for call in late] == [Play(3.5, 1, "B", c("7C"), "left", 1)]
+    assert referee.observe(Play(9.0, 1, "A", c("KC"), "left", 1)) == []
