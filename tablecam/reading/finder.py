@@ -411,11 +411,13 @@ def _card_pieces(cand: _Candidate, children: list[_Candidate]) -> list[_Candidat
     return pieces
 
 
-def _split_pair(cand: _Candidate, typical_area: float,
-                edges: npt.NDArray[np.uint8]) -> list[_Candidate]:
+def _split_pair(cand: _Candidate, typical_area: float, edges: npt.NDArray[np.uint8],
+                white: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
     """Two cards lying edge to edge merge into one card-shaped outline of twice the
     usual area: cut it across its long sides when both halves are card-shaped and an
-    edge (the seam between the two cards) runs along the cut."""
+    edge (the seam between the two cards) runs along the cut.  With ``white`` (the
+    whiteness image), the seam must also run between paper, the cards' white borders:
+    a court card's picture has an edge across its middle too."""
     if not 1.6 * typical_area <= cand.area <= 2.5 * typical_area:
         return [cand]
     q = cand.quad
@@ -429,6 +431,15 @@ def _split_pair(cand: _Candidate, typical_area: float,
     ys = np.clip(np.round(seam[:, 1]).astype(int), 0, edges.shape[0] - 1)
     if float((edges[ys, xs] > 0).mean()) < 0.8:
         return [cand]
+    if white is not None:
+        across = (b - a) / max(float(np.linalg.norm(b - a)), 1e-6)
+        near = np.concatenate([seam + across * 0.04 * _sides(q)[0] * k for k in (-1, 1)])
+        inside = _sample_quad_inside(q, 8)
+        values = [white[np.clip(np.round(pts[:, 1]).astype(int), 0, white.shape[0] - 1),
+                        np.clip(np.round(pts[:, 0]).astype(int), 0, white.shape[1] - 1)]
+                  for pts in (near, inside)]
+        if float(np.median(values[0])) < 0.6 * float(np.percentile(values[1], 90)):
+            return [cand]  # colour on both sides of the seam: a picture, not two cards
     halves = [np.array([a, m1, m2, d], np.float32), np.array([m1, b, c, m2], np.float32)]
     for half in halves:
         short, long = _sides(half)
@@ -437,7 +448,8 @@ def _split_pair(cand: _Candidate, typical_area: float,
     return [_Candidate(h, cand.score * 0.95, cand.area / 2) for h in halves]
 
 
-def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8]) -> list[_Candidate]:
+def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8],
+            white: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
     """One outline per card from the overlapping candidates of all the views.
 
     Largest first: a smaller candidate inside a kept one is either a detail of that
@@ -459,7 +471,7 @@ def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8]) -> list[
     if len(result) >= 2:
         typical = float(np.median([c.area for c in result]))
         result = [c for c in result if c.area >= 0.2 * typical]
-        result = [half for c in result for half in _split_pair(c, typical, edges)]
+        result = [half for c in result for half in _split_pair(c, typical, edges, white)]
     result.sort(key=lambda c: c.score, reverse=True)
     return result
 
@@ -857,7 +869,7 @@ def find_cards(
     candidates = [c for c in candidates if int(np.sum(
         (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
     )) < 2]
-    kept = _select(candidates, support)
+    kept = _select(candidates, support, _whiteness(work) if corners else None)
     if not fast:
         kept = _drop_table_patches(work, kept)
     size = None
