@@ -301,7 +301,7 @@ class Tracker:
                 if new[1] is None:
                     out += self._unreadable_arrival(t, seat, column, old[0])
                 elif (old == ("face_up", None) and new[1] not in self._in_hand
-                      and self._where_pile(new[1]) is None and t - self._zones[name].last_hidden > 0.6):
+                      and self._where_pile(new[1]) is None and self._read_at_last(name, new[1], t)):
                     out.append(Identified(t, seat, column, new[1]))  # read at last, nothing moved
                 else:
                     out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
@@ -595,7 +595,7 @@ class Tracker:
             self._unseen_left.append(_InHand(seat, column, t))
             return []
         if old_state == "face_up" and card is None:
-            identified = new[0] == "face_up" and t - self._zones[name].last_hidden > 0.6
+            identified = new[0] == "face_up" and self._read_at_last(name, new[1], t)
             if not identified:
                 self._unknown_hands.append(_InHand(seat, column, t, self._zones[name].last_evidence))
             return []
@@ -618,6 +618,13 @@ class Tracker:
             return False
         cards = self._r.pile_cards["left" if name == "left" else "right"]
         return not cards or cards[-1] is None or card.fits_on(cards[-1])
+
+    def _read_at_last(self, name: str, card: Card | None, t: float) -> bool:
+        """Is a named face in a column whose top could not be read that same top, read at
+        last (no hand for 0.6 s, or the reader already listed it for the unread top)?"""
+        zone = self._zones[name]
+        return t - zone.last_hidden > 0.6 or (
+            card is not None and zone.last_evidence.get(card, 0.0) >= self.candidate_floor)
 
     def _left_at(self, card: Card | None, t: float) -> float:
         hand = self._in_hand.get(card) if card is not None else None

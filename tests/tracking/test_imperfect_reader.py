@@ -165,3 +165,20 @@ def test_a_card_that_can_only_have_gone_onto_one_pile_is_played_there_soon() -> 
     plays = [e for e in out if isinstance(e, Play)]
     assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 2, c("9D"), "left")]
     assert plays[0].t < 0.35 + 1.0
+
+
+def test_an_unread_top_named_right_after_a_hand_passed_is_read_at_last_not_replaced() -> None:
+    """A's column-2 top could not be named (5D or 5H); a hand passes over it and it is
+    then read as 5D, which the reader had listed for it: the same card, now known."""
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    base = dict(BASE, A2="?5D:0.6,5H:0.3")
+    out = run(tracker, [(i / 30, dict(base, left="empty", right="empty")) for i in range(12)])
+    out += run(tracker, [(0.4 + i / 30, base) for i in range(4)])
+    assert isinstance(out[0], Deal) and out[0].players["A"].up == (c("7C"), None)
+    tracker.spit_expected = False
+    frames = [(0.6 + i / 30, dict(base, A2="covered")) for i in range(3)]
+    frames += [(0.7 + i / 30, dict(base, A2="5D")) for i in range(8)]
+    out = run(tracker, frames)
+    assert [type(e).__name__ for e in out] == ["Identified"]
+    assert not tracker.busy
