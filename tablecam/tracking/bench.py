@@ -72,6 +72,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
         judge(tracker.update(reading), referee)
+        referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit())
         referee.tick(reading.t, tracker.busy)
         cpu += time.process_time() - start
         frames += 1
