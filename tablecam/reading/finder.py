@@ -876,7 +876,10 @@ def find_cards(
     if card_width:
         size = (card_width * scale, card_width * scale * 1.4)
     elif kept:
-        sides = [_sides(c.quad) for c in kept]
+        # the cards' size: pips (a diamond is card-shaped) can outnumber the cards, so
+        # only outlines of at least a third of the largest one count
+        largest = max(c.area for c in kept)
+        sides = [_sides(c.quad) for c in kept if c.area >= largest / 3]
         size = (float(np.median([a for a, _ in sides])), float(np.median([b for _, b in sides])))
     if piles:
         # an outline much larger than a card is a pile's top card grown by what sticks
