@@ -755,7 +755,8 @@ class Tracker:
             # An unreadable top left its column and this card landed: that was the card
             # (from the column whose reads liked it best, else the first to leave).
             if card is not None:
-                hand = max(self._unknown_hands, key=lambda h: (h.evidence.get(card, 0.0), -h.since))
+                landed: Card = card
+                hand = max(self._unknown_hands, key=lambda h: (h.evidence.get(landed, 0.0), -h.since))
             else:
                 hand = self._unknown_hands[0]
                 card = self._likeliest(hand.evidence, cards[-1] if cards else None)
