@@ -611,16 +611,18 @@ def _cards_in_piles(union: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
     return added
 
 
-def _segments(gray: npt.NDArray[np.uint8], shortest: float) -> npt.NDArray[np.float32]:
-    """Straight edge segments (x1, y1, x2, y2) at least ``shortest`` pixels long."""
+def _segments(gray: npt.NDArray[np.uint8], shortest: float,
+              longest: float = float("inf")) -> npt.NDArray[np.float32]:
+    """Straight edge segments (x1, y1, x2, y2) ``shortest`` to ``longest`` pixels long,
+    longest first."""
     lines = _LSD.detect(gray)[0]
     if lines is None:
         return np.zeros((0, 4), np.float32)
     segs = lines.reshape(-1, 4).astype(np.float32)
     lengths = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     order = np.argsort(-lengths)
-    keep = order[lengths[order] >= shortest][:MAX_SEGMENTS]
-    return segs[keep]
+    order = order[(lengths[order] >= shortest) & (lengths[order] <= longest)]
+    return segs[order[:MAX_SEGMENTS]]
 
 
 def _side_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
@@ -670,7 +672,8 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
     by asking less of the two sides away from the corner.
     """
     lo, hi = width_range
-    segs = _segments(gray, 0.4 * lo)
+    # a segment much longer than a card's side is the table's edge or pattern
+    segs = _segments(gray, 0.4 * lo, 2.5 * size[1] if size else float("inf"))
     if len(segs) < 2:
         return []
     p1, p2 = segs[:, :2], segs[:, 2:]
