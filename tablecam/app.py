@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from tablecam.announce import Announcer
 from tablecam.capture import Frame, FrameSource
 from tablecam.errors import TablecamError
-from tablecam.events import AnyEvent, event_from_dict, event_to_dict
+from tablecam.events import AnyEvent, Move, Play, event_from_dict, event_to_dict
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee
 from tablecam.tracking import Identified, Tracked, Tracker, Unsure
@@ -209,7 +209,7 @@ def run_pipeline(
             tracker.spit_expected = referee.expects_spit
             tracker.spit_feeders = referee.spit_feeders or None
             was_idle = tracker.waiting_for_deal
-            emit(judge(tracker.update(reading), referee))
+            emit(judge(tracker.update(reading), referee, tracker))
             emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit()))
             emit(referee.tick(t, tracker.busy))
             relocate = getattr(reader, "relocate", None)
@@ -254,20 +254,26 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
-        calls += judge(tracker.update(reading), referee)
+        calls += judge(tracker.update(reading), referee, tracker)
         calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit())
         calls += referee.tick(reading.t, tracker.busy)
     return calls, frames
 
 
-def judge(tracked: list[Tracked], referee: Referee) -> list[Call]:
-    """Hand the tracker's output to the referee; what the tracker could not follow is said."""
+def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = None) -> list[Call]:
+    """Hand the tracker's output to the referee; what the tracker could not follow is said.
+
+    With ``tracker``, a play or move counts as seen whole (evidence enough to call it
+    illegal) only when the tracker says so (``tracker.firm``).
+    """
     calls: list[Call] = []
     for item in tracked:
         if isinstance(item, Unsure):
             calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
         elif isinstance(item, Identified):
             calls += referee.identify(item.t, item.player, item.column, item.card)
+        elif tracker is not None and isinstance(item, Play | Move):
+            calls += referee.observe(item, firm=any(item is seen for seen in tracker.firm))
         else:
             calls += referee.observe(item)
     return calls

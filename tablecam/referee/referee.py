@@ -46,6 +46,8 @@ from tablecam.rules.settings import Settings
 
 #: A slap this long before the camera saw the round's last card still counts.
 EARLY_SLAP_S = 3.0
+#: A card landing this soon after the other player's on the same pile is a collision.
+COLLISION_S = 0.4
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
@@ -103,6 +105,7 @@ class Referee:
         self._early_slaps: list[ButtonPress] = []  # slaps before the camera saw the round end
         self._played_from: dict[Card, tuple[Seat, int]] = {}
         self._last_play: dict[Seat, float] = {}
+        self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
         self._last_to_centre: Seat | None = None
         self._busy = False
         #: Seat -> the name said in announcements ("player A" where none is given).
@@ -140,8 +143,14 @@ class Referee:
         return {"A": self.rules.spit_pile_a, "B": self.rules.spit_pile_b}
 
     # ------------------------------------------------------------------ table events
-    def observe(self, event: AnyEvent) -> list[Call]:
-        """Judge one table event (from the tracker or a log) and return the calls it causes."""
+    def observe(self, event: AnyEvent, firm: bool = True) -> list[Call]:
+        """Judge one table event (from the tracker or a log) and return the calls it causes.
+
+        ``firm`` says the camera saw a play or move whole (the tracker's ``firm``): only
+        then is one that breaks a rule called illegal; otherwise a misread or an unseen
+        card is as likely, and the doubt is said instead (a false call is worse for the
+        players than a missed one).
+        """
         self._adopt_rules()
         if self.phase == "game_over" and not isinstance(event, Button):
             if isinstance(event, Play) and event.round == self.round and event.t - self._over_at < 3.0:
@@ -157,11 +166,11 @@ class Referee:
             case Spit():
                 return self._spit(event)
             case Play():
-                return self._play(event)
+                return self._play(event, firm)
             case Reveal():
                 return self._reveal(event)
             case Move():
-                return self._move(event)
+                return self._move(event, firm)
             case Takeback():
                 return self._takeback(event)
             case Button(button="spit"):
@@ -186,6 +195,7 @@ class Referee:
         self._early_slaps.clear()
         self._played_from.clear()
         self._last_play.clear()
+        self._landed.clear()
         self._last_to_centre = None
         self._shown = {}
         self.spit_pile = self._own_piles()
@@ -223,7 +233,7 @@ class Referee:
         self.phase = "playing"
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
 
-    def _play(self, event: Play) -> list[Call]:
+    def _play(self, event: Play, firm: bool = True) -> list[Call]:
         calls: list[Call] = []
         seat, card, pile = event.player, event.card, event.pile
         column = event.column
@@ -232,22 +242,41 @@ class Referee:
         column = known_top or column
         top = self.table.top(pile)
         reason: str | None = None
+        doubt: str | None = None
         if self.phase == "dealt" or not self.table.piles[pile]:
             reason = f"the {pile} pile has no spit card yet"
         elif card is not None and top is not None and not card.fits_on(top):
             reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
+            landed = self._landed.get(pile)
+            if landed is not None and landed[0] != seat and event.t - landed[1] < COLLISION_S:
+                # Both players reached the pile at once: the later card goes back
+                # (a collision, not a foul); the takeback follows.
+                reason, doubt = None, ""
+            elif (card.rank.value - top.rank.value) % 13 in (0, 2, 11):
+                # One card read a rank off (a likely misread) would make it legal.
+                doubt = reason
+            elif not firm:
+                doubt = reason
         elif (self.rules.one_hand and known_top is not None and seat in self._last_play
               and 0 < event.t - self._last_play[seat] < self.rules.two_cards_window):
             reason = "two cards at once; the one-hand rule allows one card at a time"
+            if not firm:
+                doubt = reason
+        if doubt is not None:
+            reason = None
         self.table.remove_top(seat, column)
         self.table.piles[pile].append(card)
         if card is not None:
             self._played_from[card] = (seat, column)
-        if known_top is not None:
+        if known_top is not None and firm:
             self._last_play[seat] = event.t
         self._last_to_centre = seat
+        self._landed[pile] = (seat, event.t)
         stamped = Play(event.t, self.round, seat, card, pile, column)
         calls.append(Call(event.t, stamped, None))
+        if doubt:
+            calls.append(Call(event.t, None, f"I could not be sure of that play by {self._name(seat)}: "
+                                             f"{doubt}."))
         if reason is not None:
             what = card.code if card is not None else "a card"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, seat, card, pile, column),
@@ -317,10 +346,10 @@ class Referee:
         self.table.reveal(event.player, event.column, event.card)
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
 
-    def _move(self, event: Move) -> list[Call]:
+    def _move(self, event: Move, firm: bool = True) -> list[Call]:
         calls: list[Call] = [Call(event.t, self._stamp(event), None)]
         target = self.table.column(event.player, event.to_column)
-        if target is not None and target.has_up and target.up is not None:
+        if target is not None and target.has_up and target.up is not None and firm:
             reason = f"column {event.to_column} is not empty; cards move only into an empty column"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, event.player, event.card,
                                                None, event.to_column),

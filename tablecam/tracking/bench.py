@@ -71,7 +71,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
         tracker.expected_columns = referee.expected_columns()
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
-        judge(tracker.update(reading), referee)
+        judge(tracker.update(reading), referee, tracker)
         referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit())
         referee.tick(reading.t, tracker.busy)
         cpu += time.process_time() - start

@@ -108,6 +108,10 @@ class _Zone:
     # value stood (and the same for the value before it, for a card that just left).
     evidence: dict[Card, float] = field(default_factory=dict)
     last_evidence: dict[Card, float] = field(default_factory=dict)
+    # Frames of the value being voted on (and of the accepted one) in which the reader
+    # named the card itself, rather than the tracker picking it from the candidates.
+    named_run: int = 0
+    accepted_named: int = 0
 
 
 @dataclass(slots=True)
@@ -129,6 +133,8 @@ class _Round:
     columns: dict[Seat, int] = field(default_factory=dict)
     pile_cards: dict[Pile, list[Card | None]] = field(default_factory=lambda: {p: [] for p in PILES})
     played_from: dict[Card, tuple[Seat, int]] = field(default_factory=dict)
+    #: cards the reader itself named on a pile when they landed (a spit card or a play)
+    named_on_pile: set[Card] = field(default_factory=set)
 
 
 class Tracker:
@@ -180,6 +186,12 @@ class Tracker:
         self.candidate_floor = 0.05
         self.candidate_margin = 4.0
         self.deal_floor = 0.5
+        #: The plays and moves of the last ``update`` that the camera saw whole: the
+        #: card named by the reader on the pile it landed on, the pile's top under it
+        #: named there too, no long hand over the pile and no other card on its way
+        #: that could lie between (a move: its column seen holding a card).  Only these
+        #: are evidence enough to call a play or move illegal (``app.judge``).
+        self.firm: list[Play | Move] = []
 
     # ------------------------------------------------------------------ public
     @property
@@ -202,6 +214,7 @@ class Tracker:
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
         self._located_cache = None
+        self.firm = []
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
             state = obs.state
@@ -215,6 +228,7 @@ class Tracker:
                 continue
             zone.covered = False
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
+            named = int(value[1] is not None and obs.card == value[1])
             if state == "face_up" and zone.accepted == ("face_up", None) and value == zone.accepted:
                 for seen, p in getattr(obs, "candidates", ()) or ():
                     if p > zone.evidence.get(seen, 0.0):
@@ -245,9 +259,10 @@ class Tracker:
             same = value == zone.candidate and (not unreadable or zone.generation == zone.candidate_generation)
             if same and not (careful and zone.interrupted):
                 zone.run += 1
+                zone.named_run += named
             else:
                 # Careful changes count only frames in a row with no hand in between.
-                zone.candidate, zone.run = value, 1
+                zone.candidate, zone.run, zone.named_run = value, 1, named
                 zone.candidate_generation = zone.generation
             zone.interrupted = False
             if zone.run >= needed:
@@ -258,6 +273,7 @@ class Tracker:
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
+            zone.accepted_named = zone.named_run
             zone.last_evidence, zone.evidence = zone.evidence, {}
         self._busy = busy
         out: list[Tracked] = []
@@ -304,7 +320,7 @@ class Tracker:
                       and self._where_pile(new[1]) is None and self._read_at_last(name, new[1], t)):
                     out.append(Identified(t, seat, column, new[1]))  # read at last, nothing moved
                 else:
-                    out += self._column_arrival(t, seat, column, new[1], old[0] == "empty")
+                    out += self._column_arrival(t, seat, column, new[1], old[0] == "empty", old[1])
         out += self._timeouts(t)
         return out
 
@@ -637,12 +653,17 @@ class Tracker:
         return None
 
     def _column_arrival(self, t: float, seat: Seat, column: int, card: Card,
-                        was_empty: bool) -> list[Tracked]:
+                        was_empty: bool, covered: Card | None = None) -> list[Tracked]:
         out: list[Tracked] = []
         hand = self._in_hand.pop(card, None)
         if hand is not None:
             if hand.seat == seat and hand.column != column:
-                out.append(Move(t, self.round, seat, card, hand.column, column))
+                move = Move(t, self.round, seat, card, hand.column, column)
+                if (covered is not None and covered not in self._in_hand
+                        and self._where_pile(covered) is None):
+                    # Laid on a card the camera saw there and never saw leave: a wrong move.
+                    self.firm.append(move)
+                out.append(move)
                 out += self._release_reveal(hand.seat, hand.column)
             elif self._held_reveals.pop((seat, column), None) is not None:
                 # It came back over the card we took for its reveal: that reveal was wrong.
@@ -730,11 +751,12 @@ class Tracker:
             where, owner, place = self._where(card)
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
+                whole = not hidden and self._seen_whole(pile, card)
                 if below is not None and (not card.fits_on(below) or hidden):
                     # Does a card that left a column unseen fit between? Then it went first.
                     under = self._rebuild_chain(t, pile, card, play_top=False)
-                    return under + self._play(t, owner, place, card, pile)
-                return self._play(t, owner, place, card, pile)
+                    return under + self._play(t, owner, place, card, pile, firm=whole and not under)
+                return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
                 return []
             if not self.spit_expected:
@@ -785,12 +807,36 @@ class Tracker:
             return ranked[0][1]
         return None
 
-    def _play(self, t: float, seat: Seat, column: int, card: Card | None, pile: Pile) -> list[Tracked]:
+    def _seen_whole(self, pile: Pile, card: Card) -> bool:
+        """Did the camera see ``card`` land on ``pile`` whole: the reader named it there
+        (not picked from its candidates), named the card under it when that one landed,
+        and no other card is on its way that could have gone between?"""
+        cards = self._r.pile_cards[pile]
+        zone = self._zones.get(pile)
+        return (zone is not None and zone.accepted == ("face_up", card)
+                and zone.accepted_named >= self.stable_frames
+                and bool(cards) and cards[-1] in self._r.named_on_pile
+                and not self._unseen_left and not self._unknown_hands
+                and all(other == card for other in self._in_hand))
+
+    def _note_named(self, pile: Pile, card: Card | None) -> None:
+        """Remember ``card`` as named on ``pile`` if the reader named it there itself."""
+        zone = self._zones.get(pile)
+        if (card is not None and zone is not None and zone.accepted == ("face_up", card)
+                and zone.accepted_named >= self.stable_frames):
+            self._r.named_on_pile.add(card)
+
+    def _play(self, t: float, seat: Seat, column: int, card: Card | None, pile: Pile,
+              firm: bool = False) -> list[Tracked]:
+        self._note_named(pile, card)
         self._r.pile_cards[pile].append(card)
         if card is not None:
             self._in_hand.pop(card, None)
             self._r.played_from[card] = (seat, column)
-        return [Play(t, self.round, seat, card, pile, column), *self._release_reveal(seat, column)]
+        play = Play(t, self.round, seat, card, pile, column)
+        if firm:
+            self.firm.append(play)
+        return [play, *self._release_reveal(seat, column)]
 
     def _rebuild_hidden(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
         """A never-seen card on a pile: was it revealed and played under a hand?
@@ -861,6 +907,7 @@ class Tracker:
         cards = dict(self._pending_spit)
         self._pending_spit.clear()
         for pile, card in cards.items():
+            self._note_named(pile, card)
             self._r.pile_cards[pile].append(card)
         return [Spit(t, self.round, cards)]
 

@@ -301,3 +301,16 @@ def test_the_games_last_card_seen_after_the_slap_that_ended_it_is_still_logged()
     late = referee.observe(Play(3.5, 1, "B", c("7C"), "left", 1))
     assert [call.event for call in late] == [Play(3.5, 1, "B", c("7C"), "left", 1)]
     assert referee.observe(Play(9.0, 1, "A", c("KC"), "left", 1)) == []
+
+
+def test_a_card_landing_right_after_the_other_players_is_a_collision_not_a_foul() -> None:
+    referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "JD", "KH", "QS", "10C"])
+    referee.observe(Spit(2.0, 1, {"left": c("8H"), "right": c("AS")}))
+    referee.observe(Play(3.0, 1, "A", c("7C"), "left", 1))
+    calls = referee.observe(Play(3.2, 1, "B", c("9C"), "left", 1))  # both reached for the 8H
+    assert [call.event.type for call in calls if call.event is not None] == ["play"]
+    assert not any(call.say for call in calls)  # the takeback will follow; nothing to doubt
+    # Long after the other player's card, the same is a foul.
+    referee.observe(Play(5.0, 1, "A", c("2D"), "right", 2))
+    calls = referee.observe(Play(6.0, 1, "B", c("QS"), "right", 4))
+    assert any(call.event is not None and call.event.type == "illegal" for call in calls)

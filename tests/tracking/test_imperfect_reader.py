@@ -11,8 +11,10 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.cards import Card
-from tablecam.events import Button, Deal, Move, Play, Reveal, read_events
+from tablecam.events import Button, Deal, Illegal, Move, Play, Reveal, read_events
 from tablecam.inputs import ButtonPress
+from tablecam.referee import Referee
+from tablecam.referee.referee import Call, RefereeRules
 from tablecam.referee.scoring import score_game
 from tablecam.tracking import Tracked, Tracker, Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
@@ -182,3 +184,38 @@ def test_an_unread_top_named_right_after_a_hand_passed_is_read_at_last_not_repla
     out = run(tracker, frames)
     assert [type(e).__name__ for e in out] == ["Identified"]
     assert not tracker.busy
+
+
+def refereed_play(played: str, hand_frames: int = 3) -> list[Call]:
+    """A 2-column deal (A: 7C and ``played`` over a face-down card), spit 8H / 2S, then
+    A plays ``played`` onto the left pile under a hand that stays ``hand_frames``."""
+    base = dict(BASE, A2=played, left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
+    frames += [(i / 30, dict(base, A2="covered", left="covered", right="2S"))
+               for i in range(16, 16 + hand_frames)]
+    frames += [(i / 30, dict(base, A2="down", left=played, right="2S"))
+               for i in range(16 + hand_frames, 40 + hand_frames)]
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}) for t, zones in frames]
+    calls, _ = referee_readings(readings, [], Referee(RefereeRules(first_round_cards=3)))
+    assert any(isinstance(call.event, Play) and call.event.card == c(played) for call in calls)
+    return calls
+
+
+def test_a_play_seen_whole_that_breaks_the_rules_is_called_illegal() -> None:
+    calls = refereed_play("3C")
+    assert [call.say for call in calls if isinstance(call.event, Illegal)] == [
+        "Illegal play by player A: 3C, 3C is not one rank from 8H on the left pile."]
+
+
+def test_a_wrong_looking_play_a_one_rank_misread_would_explain_is_only_doubted() -> None:
+    calls = refereed_play("10C")  # a 9C or a JC read as 10C would have been legal
+    assert not any(isinstance(call.event, Illegal) for call in calls)
+    assert any(call.say and call.say.startswith("I could not be sure of that play by player A: 10C")
+               for call in calls)
+
+
+def test_a_wrong_looking_play_under_a_long_hand_is_only_doubted() -> None:
+    calls = refereed_play("3C", hand_frames=24)  # a card may have gone under it unseen
+    assert not any(isinstance(call.event, Illegal) for call in calls)
+    assert any(call.say and "I could not be sure" in call.say for call in calls)
