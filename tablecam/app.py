@@ -25,7 +25,7 @@ from tablecam.errors import TablecamError
 from tablecam.events import AnyEvent, Move, Play, event_from_dict, event_to_dict
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee
-from tablecam.tracking import Identified, Tracked, Tracker, Unsure
+from tablecam.tracking import Identified, PileIdentified, Tracked, Tracker, Unsure
 from tablecam.tracking.tracker import TableReadingLike
 
 #: A gap in the frames longer than this is said aloud when the camera comes back.
@@ -210,7 +210,8 @@ def run_pipeline(
             tracker.spit_feeders = referee.spit_feeders or None
             was_idle = tracker.waiting_for_deal
             emit(judge(tracker.update(reading), referee, tracker))
-            emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit()))
+            emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit(),
+                                   tracker.unnamed_tops()))
             emit(referee.tick(t, tracker.busy))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
@@ -255,7 +256,8 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         tracker.spit_expected = referee.expects_spit
         tracker.spit_feeders = referee.spit_feeders or None
         calls += judge(tracker.update(reading), referee, tracker)
-        calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit())
+        calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
+                                   tracker.unnamed_tops())
         calls += referee.tick(reading.t, tracker.busy)
     return calls, frames
 
@@ -272,6 +274,8 @@ def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = No
             calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
         elif isinstance(item, Identified):
             calls += referee.identify(item.t, item.player, item.column, item.card)
+        elif isinstance(item, PileIdentified):
+            calls += referee.identify_pile_top(item.t, item.pile, item.card)
         elif tracker is not None and isinstance(item, Play | Move):
             calls += referee.observe(item, firm=any(item is seen for seen in tracker.firm))
         else:

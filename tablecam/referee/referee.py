@@ -12,7 +12,7 @@ same calls.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -114,6 +114,7 @@ class Referee:
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
+        self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
 
     def _name(self, seat: Seat) -> str:
@@ -245,6 +246,8 @@ class Referee:
         doubt: str | None = None
         if self.phase == "dealt" or not self.table.piles[pile]:
             reason = f"the {pile} pile has no spit card yet"
+            if not firm:
+                doubt = reason
         elif card is not None and top is not None and not card.fits_on(top):
             reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
             landed = self._landed.get(pile)
@@ -292,8 +295,16 @@ class Referee:
         col.up = card
         return self._after_change(t)
 
+    def identify_pile_top(self, t: float, pile: Pile, card: Card) -> list[Call]:
+        """A centre pile's top that could not be read has now been read (no card landed)."""
+        cards = self.table.piles[pile]
+        if not cards or cards[-1] is not None:
+            return []
+        cards[-1] = card
+        return self._after_change(t)
+
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
-                  spit: Mapping[Seat, str] | None = None) -> list[Call]:
+                  spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = ()) -> list[Call]:
         """Check the table against the columns the camera shows settled (the tracker's
         ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
         ``face_up`` or ``unsettled``) and take in what an imperfect reader let slip by:
@@ -306,8 +317,11 @@ class Referee:
 
         ``spit`` is each player's spit pile as seen ("face_down", "empty" or "unsettled"):
         a player whose spit pile is still seen has not won the game, whatever the count.
+        ``unnamed`` are the zones (``A1``.., ``left``, ``right``) whose card the reader
+        did not name itself: no "Spit!" is called on the strength of such a card.
         """
         self._spit_shown = dict(spit or {})
+        self._unnamed = set(unnamed)
         self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
         if self.phase not in ("playing", "stalled") or not columns:
             return []
@@ -335,12 +349,45 @@ class Referee:
                 elif col.has_up and col.up is None and card is not None:
                     col.up = card
                     calls += self._after_change(t)
+                elif not col.has_up and card is not None and not self._placed(card):
+                    # A card came unseen into a column the table had as empty (turned
+                    # from a face-down card it had lost count of, or moved in): it is there.
+                    col.up, col.has_up = card, True
+                    calls += self._after_change(t)
             if (len(shown) >= len(cols) and all(state == "empty" for state, _card in shown)
                     and self.phase in ("playing", "stalled")):
                 for col in cols:
                     col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
                 calls += self._after_change(t)
+        if self.phase == "playing" and not self._busy and not calls and self.table.is_stuck():
+            calls += self._after_change(t)  # a stall held back until the camera agreed
         return calls
+
+    def _placed(self, card: Card) -> bool:
+        """Is ``card`` already on a pile or a column top in the table?"""
+        return (any(card in cards for cards in self.table.piles.values())
+                or any(self.table.find_top(seat, card) is not None for seat in SEATS))
+
+    def _camera_agrees(self) -> bool:
+        """Does the camera show every column settled as the table has it (the same top,
+        or empty)?  A stall is called only then: a top the table has wrong may be playable."""
+        if any(pile in self._unnamed for pile in self.table.fed_piles()):
+            return False
+        for seat in SEATS:
+            shown = self._shown.get(seat)
+            if shown is None:
+                continue
+            for i, (col, (state, card)) in enumerate(zip(self.table.sides[seat].columns, shown,
+                                                         strict=False), start=1):
+                if col.has_up and f"{seat}{i}" in self._unnamed:
+                    return False
+                if state == "unsettled":
+                    return False
+                if col.has_up and (state != "face_up" or (card is not None and card != col.up)):
+                    return False
+                if not col.has_up and state == "face_up":
+                    return False
+        return True
 
     def _reveal(self, event: Reveal) -> list[Call]:
         self.table.reveal(event.player, event.column, event.card)
@@ -384,7 +431,7 @@ class Referee:
         if not self.table.is_stuck():
             self.phase = "playing"
             return []
-        if self.phase == "stalled" or self._busy:
+        if self.phase == "stalled" or self._busy or not self._camera_agrees():
             return []  # while a card is in a hand or a zone is covered, wait to be sure
         if any(self.table.sides[s].spit > 0 for s in SEATS):
             self.phase = "stalled"
@@ -433,7 +480,7 @@ class Referee:
         self._adopt_rules()
         echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
         if press.button == "spit":
-            if self.phase == "playing" and self._only_unknown_moves():
+            if self.phase == "playing" and (self.table.is_stuck() or self._only_unknown_moves()):
                 # Every move left to the referee needs a card the camera could not
                 # read: the players, who can read it, say nobody can move.
                 self.phase = "stalled"
@@ -479,7 +526,9 @@ class Referee:
             return False
         moves = self.table.open_moves()
         return bool(moves) and all(
-            m.kind == "play" and (m.card is None or (m.pile is not None and self.table.top(m.pile) is None))
+            m.kind == "play" and (m.card is None or f"{m.player}{m.column}" in self._unnamed
+                                  or (m.pile is not None and (self.table.top(m.pile) is None
+                                                              or m.pile in self._unnamed)))
             for m in moves)
 
     def _spit_answer(self) -> str:

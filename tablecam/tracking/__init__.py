@@ -1,5 +1,12 @@
 """Tracking stage: from per-frame table readings to table events (see docs/referee.md)."""
 
-from tablecam.tracking.tracker import COLUMN_ZONES, Identified, Tracked, Tracker, Unsure
+from tablecam.tracking.tracker import (
+    COLUMN_ZONES,
+    Identified,
+    PileIdentified,
+    Tracked,
+    Tracker,
+    Unsure,
+)
 
-__all__ = ["COLUMN_ZONES", "Identified", "Tracked", "Tracker", "Unsure"]
+__all__ = ["COLUMN_ZONES", "Identified", "PileIdentified", "Tracked", "Tracker", "Unsure"]

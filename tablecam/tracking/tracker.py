@@ -85,7 +85,16 @@ class Identified:
     card: Card
 
 
-Tracked = AnyEvent | Unsure | Identified
+@dataclass(frozen=True, slots=True)
+class PileIdentified:
+    """A centre pile's top, unreadable until now, has been read (no hand came over it)."""
+
+    t: float
+    pile: Pile
+    card: Card
+
+
+Tracked = AnyEvent | Unsure | Identified | PileIdentified
 ZoneValue = tuple[str, Card | None]  # (state, card)
 
 
@@ -112,6 +121,8 @@ class _Zone:
     # named the card itself, rather than the tracker picking it from the candidates.
     named_run: int = 0
     accepted_named: int = 0
+    #: the accepted face was unreadable before, with no hand over the zone since: read at last
+    read_at_last: bool = False
 
 
 @dataclass(slots=True)
@@ -244,6 +255,7 @@ class Tracker:
             if value == zone.accepted and (not unreadable or zone.generation == zone.accepted_generation):
                 zone.candidate, zone.run = None, 0
                 zone.last_agree = t
+                zone.accepted_named += named
                 continue
             busy = True
             needed = self.stable_frames * (3 if unreadable else 1)
@@ -270,6 +282,8 @@ class Tracker:
         # Accept after judging every zone, so each judgement saw the table as it was.
         for name, _old, value in changes:
             zone = self._zones[name]
+            zone.read_at_last = (zone.accepted == ("face_up", None) and value[0] == "face_up"
+                                 and zone.last_hidden < zone.accepted_at)
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
@@ -437,6 +451,13 @@ class Tracker:
                     values.append(zone.accepted)
             out[seat] = values
         return out
+
+    def unnamed_tops(self) -> set[str]:
+        """The zones whose face-up card the reader has not named itself (the tracker took
+        it from the candidates the rules allow, or it is unknown): a "Spit!" must not
+        rest on them."""
+        return {name for name, zone in self._zones.items()
+                if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames}
 
     def settled_spit(self) -> dict[Seat, str]:
         """Each player's spit pile as the camera shows it now: "face_down" (cards left),
@@ -736,6 +757,13 @@ class Tracker:
 
     def _pile_arrival(self, t: float, pile: Pile, card: Card | None, hidden: bool = False) -> list[Tracked]:
         cards = self._r.pile_cards[pile]
+        zone = self._zones.get(pile)
+        if (card is not None and cards and cards[-1] is None and zone is not None and zone.read_at_last
+                and card not in self._located()):
+            # The unread top, named at last with no hand over the pile since: no new card.
+            cards[-1] = card
+            self._located_cache = None
+            return [PileIdentified(t, pile, card)]
         if card is not None and len(cards) >= 2 and cards[-2] == card:
             # The top went back to the card under it: the top card was taken back.
             gone = cards.pop()

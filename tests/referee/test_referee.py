@@ -314,3 +314,13 @@ def test_a_card_landing_right_after_the_other_players_is_a_collision_not_a_foul(
     referee.observe(Play(5.0, 1, "A", c("2D"), "right", 2))
     calls = referee.observe(Play(6.0, 1, "B", c("QS"), "right", 4))
     assert any(call.event is not None and call.event.type == "illegal" for call in calls)
+
+
+def test_a_spit_press_on_a_stuck_table_whose_pile_card_was_not_named_is_the_stall() -> None:
+    referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "9D", "9H", "9S", "10C"])
+    referee.reconcile(1.5, {}, None, unnamed={"left"})
+    referee.observe(Spit(2.0, 1, {"left": c("QD"), "right": c("KH")}))
+    assert referee.phase == "playing"  # stuck, but the camera's QD was not named by the reader
+    calls = referee.press(ButtonPress(2.5, "spit"))
+    assert any(isinstance(call.event, Stall) for call in calls)
+    assert calls[-1].say == "Three, two, one, spit!"

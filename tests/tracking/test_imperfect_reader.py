@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.cards import Card
-from tablecam.events import Button, Deal, Illegal, Move, Play, Reveal, read_events
+from tablecam.events import Button, Deal, Illegal, Move, Play, Reveal, Spit, Stall, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Referee
 from tablecam.referee.referee import Call, RefereeRules
@@ -219,3 +219,34 @@ def test_a_wrong_looking_play_under_a_long_hand_is_only_doubted() -> None:
     calls = refereed_play("3C", hand_frames=24)  # a card may have gone under it unseen
     assert not any(isinstance(call.event, Illegal) for call in calls)
     assert any(call.say and "I could not be sure" in call.say for call in calls)
+
+
+def refereed(frames: list[tuple[float, dict[str, str]]]) -> list[Call]:
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}) for t, zones in frames]
+    calls, _ = referee_readings(readings, [], Referee(RefereeRules(first_round_cards=5)))
+    return calls
+
+
+def test_no_spit_is_called_on_a_pile_card_the_reader_did_not_name_itself() -> None:
+    # Nothing fits 4H or 2S: stuck, if the left pile really shows 4H.
+    base = dict(BASE, left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="?4H:0.9,5H:0.05", right="2S")) for i in range(6, 40)]
+    stalls = [call.t for call in refereed(frames) if isinstance(call.event, Stall)]
+    assert stalls == []
+    frames += [(i / 30, dict(base, left="4H", right="2S")) for i in range(40, 50)]
+    stalls = [call.t for call in refereed(frames) if isinstance(call.event, Stall)]
+    assert len(stalls) == 1 and 40 / 30 <= stalls[0] < 45 / 30
+
+
+def test_an_unread_spit_card_named_later_with_no_hand_over_it_is_no_new_spit() -> None:
+    base = dict(BASE, left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="?", right="2S")) for i in range(6, 30)]
+    frames += [(i / 30, dict(base, left="5H", right="2S")) for i in range(30, 50)]
+    calls = refereed(frames)
+    spits = [call.event for call in calls if isinstance(call.event, Spit)]
+    assert len(spits) == 1 and spits[0].cards == {"left": None, "right": c("2S")}
+    # ... and the referee knows the pile's top now: 9D is no play on 5H, 7C is none on 2S.
+    plays = [call.event for call in calls if isinstance(call.event, Play | Stall)]
+    assert [type(e).__name__ for e in plays] == ["Stall"]
