@@ -250,7 +250,7 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
 # ------------------------------------------------------------------ model
 
 
-def build_model(width: int = 1) -> Any:
+def build_model(width: float = 1) -> Any:
     import torch
     from torch import nn
 
@@ -267,7 +267,7 @@ def build_model(width: int = 1) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            c = [24 * width, 48 * width, 64 * width, 96 * width, 128 * width]
+            c = [int(round(k * width)) for k in (24, 48, 64, 96, 128)]
             self.features = nn.Sequential(
                 *cbr(6, c[0], 2), *cbr(c[0], c[1], 2), *cbr(c[1], c[2], 1),
                 *cbr(c[2], c[3], 2), *cbr(c[3], c[4], 1))
@@ -299,7 +299,7 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generato
 
 
 def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 128,
-          lr: float = 4e-3, width: int = 1, log: Callable[[str], None] = print,
+          lr: float = 4e-3, width: float = 1, log: Callable[[str], None] = print,
           ) -> tuple[Any, list[float]]:
     """Train a fresh model on ``data``; returns it and the loss of every step."""
     import torch
@@ -499,7 +499,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1,
                         help="torch threads (one is fastest on a busy 2-core machine)")
-    parser.add_argument("--width", type=int, default=1)
+    parser.add_argument("--width", type=float, default=1.5,
+                        help="channel multiplier of the network (the orientation model "
+                             "stays at 1)")
     parser.add_argument("--real-variants", type=int, default=6)
     parser.add_argument("--no-real", action="store_true", help="synthetic data only")
     parser.add_argument("--orient-model", type=Path, default=None,
@@ -563,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"orientation model: synthetic data only, {args.orient_epochs} epochs",
                   flush=True)
-            first, _ = train(train_set, args.orient_epochs, args.seed, width=args.width,
+            first, _ = train(train_set, args.orient_epochs, args.seed, width=1,
                              log=lambda m: print(m, flush=True))
 
             def orient(crops: list[np.ndarray]) -> float:
