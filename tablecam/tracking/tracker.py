@@ -812,6 +812,13 @@ class Tracker:
                 card = self._likeliest(hand.evidence, cards[-1] if cards else None)
             self._unknown_hands.remove(hand)
             return self._play(t, hand.seat, hand.column, card, pile)
+        if card is None and not self.spit_expected and self._in_hand:
+            # An unreadable card landed in play and a known card is in a hand, though it
+            # does not fit the top we believe the pile has (that top may be wrong): that
+            # card, rather than a spit card nobody was due to turn.
+            known = min((hand.since, known) for known, hand in self._in_hand.items())[1]
+            hand = self._in_hand[known]
+            return self._play(t, hand.seat, hand.column, known, pile)
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t

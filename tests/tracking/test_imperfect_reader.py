@@ -250,3 +250,15 @@ def test_an_unread_spit_card_named_later_with_no_hand_over_it_is_no_new_spit() -
     # ... and the referee knows the pile's top now: 9D is no play on 5H, 7C is none on 2S.
     plays = [call.event for call in calls if isinstance(call.event, Play | Stall)]
     assert [type(e).__name__ for e in plays] == ["Stall"]
+
+
+def test_an_unread_card_landing_in_play_is_the_card_in_a_hand_though_the_top_looked_wrong() -> None:
+    base = dict(BASE, A2="3C", left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
+    frames += [(i / 30, dict(base, A2="covered", left="covered")) for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?", right="2S")) for i in range(19, 50)]
+    calls = refereed(frames)
+    landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
+    assert landed[1:] == [Play(landed[1].t, 1, "A", c("3C"), "left", 2)]  # not a spit card
+    assert not any(isinstance(call.event, Illegal) for call in calls)
