@@ -15,9 +15,11 @@ no labelled card lies).
   cards that show at least 90%, matched by the IoU of the outlines (>= 0.7).
 
 ``--dev`` measures a development set instead, for making decisions (thresholds,
-variants) without looking at the evaluation sets above: 59 ``poker_cards_fmjio/train``
-photos (the first version of every sixth source photo, so the same ones every run)
-and rendered stills of the *training* decks (other seeds than the evaluation stills).
+variants) without looking at the evaluation sets above: 118 ``poker_cards_fmjio/train``
+photos (the first version of every third source photo, so the same ones every run),
+99 ``edje_pinochle_ranks/train`` photos (every third; the card reader does not train on
+edje, so its reads count too) and rendered stills of the *training* decks (other seeds
+than the evaluation stills).
 ``--misses DIR`` draws each image with a miss or a spurious read into DIR (labels
 missed in red, found in green, outlines found in blue, spurious reads in magenta).
 
@@ -188,12 +190,12 @@ def _images(folder: Path) -> Iterator[Path]:
     yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
 
-def dev_photos(root: Path, count: int = 60) -> list[Path]:
-    """The dev sample of fmjio train: the first version of every sixth source photo."""
+def dev_photos(root: Path, count: int = 120) -> list[Path]:
+    """The dev sample of fmjio train: the first version of every third source photo."""
     groups: dict[str, list[Path]] = {}
     for path in _images(root / "images"):
         groups.setdefault(path.name.split("_jpg.rf.")[0], []).append(path)
-    return [paths[0] for _, paths in sorted(groups.items())][::6][:count]
+    return [paths[0] for _, paths in sorted(groups.items())][::3][:count]
 
 
 def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
@@ -235,13 +237,17 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
     return tally
 
 
-def eval_edje(reader: CardReader, limit: int | None) -> Tally:
-    tally = Tally("edje_pinochle_ranks/test (real photos, rank only)")
-    root = datasets_root() / "edje_pinochle_ranks" / "test"
+def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
+              misses: Path | None = None) -> Tally:
+    split = "train" if dev else "test"
+    tally = Tally(f"edje_pinochle_ranks/{split} (real photos, rank only"
+                  f"{', dev sample' if dev else ''})")
+    root = datasets_root() / "edje_pinochle_ranks" / split
     if not root.is_dir():
         tally.notes.append(f"skipped: {root} is missing")
         return tally
-    for path in list(_images(root))[:limit]:
+    paths = list(_images(root))
+    for path in (paths[::3] if dev else paths)[:limit]:
         xml = path.with_suffix(".xml")
         loaded = cv2.imread(str(path))
         if loaded is None or not xml.exists():
@@ -259,8 +265,12 @@ def eval_edje(reader: CardReader, limit: int | None) -> Tally:
         result = recognize(image, reader)
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        _score(tally, labels, result.cards, lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
-               0.5, lambda label, card: card.rank == label)
+        before = tally.spurious
+        matched = _score(tally, labels, result.cards,
+                         lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+                         0.5, lambda label, card: card.rank == label)
+        _draw_misses(misses, f"edje_{path.stem}", image, labels, matched, result.cards, before,
+                     tally)
     return tally
 
 
@@ -325,14 +335,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = _Finder()  # type: ignore[assignment]
         reading = False
     limit = 8 if args.quick else None
-    sets = args.only or (["fmjio", "stills"] if args.dev else ["fmjio", "edje", "stills"])
+    sets = args.only or ["fmjio", "edje", "stills"]
     for name in sets:
         if name == "fmjio":
             tally = eval_fmjio(reader, limit, args.dev, args.misses)
-        elif name == "edje" and not args.dev:
-            tally = eval_edje(reader, limit)
         elif name == "edje":
-            continue  # edje is an evaluation set; it has no dev part
+            tally = eval_edje(reader, limit, args.dev, args.misses)
         else:
             tally = eval_stills(reader, 4 if args.quick else args.stills, args.dev, args.misses)
         print("\n".join(tally.lines(reading)), flush=True)
