@@ -240,15 +240,19 @@ class Tracker:
             zone.covered = False
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             named = int(value[1] is not None and obs.card == value[1])
+            same_face = _likeliest_face(getattr(obs, "candidates", ()) or ()) == _likeliest_face(
+                tuple(zone.evidence.items())) is not None
             if state == "face_up" and zone.accepted == ("face_up", None) and value == zone.accepted:
                 for seen, p in getattr(obs, "candidates", ()) or ():
                     if p > zone.evidence.get(seen, 0.0):
                         zone.evidence[seen] = p
             unreadable = value == ("face_up", None)
             # A re-read after a hand was over the pile may be a new card; one with no
-            # hand over it since the last read shows the same card.
+            # hand over it since the last read shows the same card, and so does one whose
+            # likeliest face is the one the reader liked best for the unread top (a hand
+            # reaching past the pile, not a card laid on it).
             if (unreadable and name in PILES and name in reread and self._phase == "playing"
-                    and zone.last_hidden > zone.last_read):
+                    and zone.last_hidden > zone.last_read and not same_face):
                 zone.generation += 1
             if name in reread:
                 zone.last_read = t
@@ -992,6 +996,11 @@ class Tracker:
         return [Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}; "
                           "its pile is not known"),
                 *self._release_reveal(hand.seat, hand.column)]
+
+
+def _likeliest_face(candidates: tuple[tuple[Card, float], ...]) -> Card | None:
+    """The face the reader gave the highest probability, if any."""
+    return max(candidates, key=lambda cp: cp[1])[0] if candidates else None
 
 
 def _seat_column(zone: str) -> tuple[Seat, int]:

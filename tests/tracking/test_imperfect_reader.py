@@ -221,8 +221,8 @@ def test_a_wrong_looking_play_under_a_long_hand_is_only_doubted() -> None:
     assert any(call.say and "I could not be sure" in call.say for call in calls)
 
 
-def refereed(frames: list[tuple[float, dict[str, str]]]) -> list[Call]:
-    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}) for t, zones in frames]
+def refereed(frames: list[tuple[float, dict[str, str]]], reread: tuple[str, ...] = ()) -> list[Call]:
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}, reread) for t, zones in frames]
     calls, _ = referee_readings(readings, [], Referee(RefereeRules(first_round_cards=5)))
     return calls
 
@@ -262,3 +262,18 @@ def test_an_unread_card_landing_in_play_is_the_card_in_a_hand_though_the_top_loo
     landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
     assert landed[1:] == [Play(landed[1].t, 1, "A", c("3C"), "left", 2)]  # not a spit card
     assert not any(isinstance(call.event, Illegal) for call in calls)
+
+
+def test_a_hand_passing_over_an_unread_pile_top_that_looks_the_same_after_lays_no_card() -> None:
+    unread = "?AD:0.6,KD:0.2"
+    base = dict(BASE, left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right=unread)) for i in range(6, 21)]
+    frames += [(i / 30, dict(base, A2="covered", left="8H", right="covered")) for i in range(21, 24)]
+    frames += [(i / 30, dict(base, A2="down", left="8H", right=unread)) for i in range(24, 31)]
+    frames += [(i / 30, dict(base, A2="down", left="covered", right=unread)) for i in range(31, 34)]
+    frames += [(i / 30, dict(base, A2="down", left="9D", right=unread)) for i in range(34, 50)]
+    calls = refereed(frames, reread=("left", "right"))
+    landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
+    assert len(landed) == 2 and isinstance(landed[0], Spit)
+    assert landed[1] == Play(landed[1].t, 1, "A", c("9D"), "left", 2)
