@@ -418,7 +418,9 @@ class Tracker:
             top = shown[1] if shown[0] == "face_up" and shown[1] is not None else (
                 cards[-1] if cards else None)
             out: set[Card] = {c for c in cards[-2:] if c is not None}
-            movers = [c for c, w in located.items() if w == "hand" or w in COLUMN_ZONES]
+            # A column top still lying in its column, in plain view, is not on the pile.
+            movers = [c for c, w in located.items()
+                      if w == "hand" or (w in COLUMN_ZONES and not self._in_plain_view(w))]
             out |= {c for c in movers if top is None or c.fits_on(top)}
             if self.spit_expected or top is None:
                 return out | unseen
@@ -434,6 +436,12 @@ class Tracker:
         out |= {c for c, w in located.items() if w in COLUMN_ZONES and w[0] == seat}
         out |= {c for c, src in self._r.played_from.items() if src == (seat, column)}
         return out
+
+    def _in_plain_view(self, name: str) -> bool:
+        """Does column ``name`` show its accepted card, with no hand over it and no change
+        being voted on?"""
+        zone = self._zones[name]
+        return not zone.covered and zone.candidate is None and zone.last_agree >= self._last_t
 
     def settled_columns(self) -> dict[Seat, list[ZoneValue]]:
         """Each player's columns as the camera shows them now, for the referee to check

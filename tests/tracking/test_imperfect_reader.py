@@ -277,3 +277,15 @@ def test_a_hand_passing_over_an_unread_pile_top_that_looks_the_same_after_lays_n
     landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
     assert len(landed) == 2 and isinstance(landed[0], Spit)
     assert landed[1] == Play(landed[1].t, 1, "A", c("9D"), "left", 2)
+
+
+def test_a_pile_read_is_not_taken_for_a_card_still_lying_in_plain_view_in_its_column() -> None:
+    base = dict(BASE, B2="9S", left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
+    frames += [(i / 30, dict(base, B2="covered", left="covered", right="2S")) for i in range(16, 19)]
+    # The reader likes A's 7C best, but 7C still lies in A's column for all to see.
+    frames += [(i / 30, dict(base, B2="down", left="?7C:0.5,9S:0.1", right="2S")) for i in range(19, 50)]
+    calls = refereed(frames)
+    plays = [call.event for call in calls if isinstance(call.event, Play)]
+    assert plays == [Play(plays[0].t, 1, "B", c("9S"), "left", 2)]
