@@ -123,6 +123,8 @@ class _Zone:
     accepted_named: int = 0
     #: the accepted face was unreadable before, with no hand over the zone since: read at last
     read_at_last: bool = False
+    #: no hand (or camera gap) hid the zone between the value before and the accepted one
+    untouched: bool = False
 
 
 @dataclass(slots=True)
@@ -286,8 +288,9 @@ class Tracker:
         # Accept after judging every zone, so each judgement saw the table as it was.
         for name, _old, value in changes:
             zone = self._zones[name]
+            zone.untouched = zone.last_hidden < zone.accepted_at
             zone.read_at_last = (zone.accepted == ("face_up", None) and value[0] == "face_up"
-                                 and zone.last_hidden < zone.accepted_at)
+                                 and zone.untouched)
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
@@ -799,6 +802,8 @@ class Tracker:
                 return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
                 return []
+            if not self.spit_expected and zone is not None and zone.untouched and cards:
+                return []  # a never-seen card with no hand over the pile: the top misread
             if not self.spit_expected:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:

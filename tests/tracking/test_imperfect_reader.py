@@ -289,3 +289,13 @@ def test_a_pile_read_is_not_taken_for_a_card_still_lying_in_plain_view_in_its_co
     calls = refereed(frames)
     plays = [call.event for call in calls if isinstance(call.event, Play)]
     assert plays == [Play(plays[0].t, 1, "B", c("9S"), "left", 2)]
+
+
+def test_a_never_seen_card_read_on_a_pile_no_hand_came_near_is_a_misread_not_a_spit() -> None:
+    base = dict(BASE, left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 20)]
+    frames += [(i / 30, dict(base, left="6H", right="2S")) for i in range(20, 60)]  # 8H misread
+    calls = refereed(frames)
+    landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
+    assert len(landed) == 1 and isinstance(landed[0], Spit)
