@@ -60,6 +60,8 @@ MAX_EDGE_DENSITY: Final = 0.7
 WORK_SIZE: Final = 960
 #: ... and shrinks them further while the smallest card stays this wide (pixels).
 MIN_WORK_CARD: Final = 26
+#: A card built from its corners needs at least this share of paper just inside each side.
+PAPER_WITHIN: Final = 0.5
 #: The corner search looks at no more than this many straight segments, longest first.
 MAX_SEGMENTS: Final = 160
 
@@ -659,9 +661,27 @@ def _far_side(corner: npt.NDArray[np.float32], along: npt.NDArray[np.float32], a
     return [float(distances[(a + b) // 2]) for a, b in zip(starts, ends, strict=True)][:4]
 
 
+def _paper_within_sides(quad: Quad, paper: npt.NDArray[np.bool_]) -> float:
+    """The least, over the four sides, share of a thin band just inside the side that
+    is card paper: a card's side has its paper (or the paper of a card lying on it)
+    on its inner side, a line of the table's pattern beyond the card does not."""
+    short = _sides(quad)[0]
+    inset = max(2.0, 0.05 * short)
+    t = np.linspace(0.2, 0.8, 12)
+    h, w = paper.shape
+    worst = 1.0
+    for p, u, n, length in _side_lines(quad):
+        points = p[None, :] + u[None, :] * (t * length)[:, None] - n[None, :] * inset
+        xs = np.clip(np.rint(points[:, 0]).astype(np.intp), 0, w - 1)
+        ys = np.clip(np.rint(points[:, 1]).astype(np.intp), 0, h - 1)
+        worst = min(worst, float(paper[ys, xs].mean()))
+    return worst
+
+
 def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
                         kept: list[_Candidate], size: tuple[float, float] | None,
-                        width_range: tuple[float, float]) -> list[_Candidate]:
+                        width_range: tuple[float, float],
+                        paper: npt.NDArray[np.bool_] | None = None) -> list[_Candidate]:
     """Cards from their corners: two straight edges meeting at about a right angle.
 
     Overlapping cards, white cards on a white table and cards on a busy cloth rarely
@@ -669,7 +689,8 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
     whose ends meet.  Each such corner, with the card's size (``size``, or the
     visible arms taken as whole sides), gives a card whose four sides must lie on
     edges; the hidden corners of a card lying partly under another are allowed for
-    by asking less of the two sides away from the corner.
+    by asking less of the two sides away from the corner.  With ``paper`` (where the
+    image is card paper), a card whose side has no paper just inside it is dropped.
     """
     lo, hi = width_range
     # a segment much longer than a card's side is the table's edge or pattern
@@ -727,6 +748,8 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
                              corner + ub * db2], np.float32)
             sides = _side_support(quad, edges)
             if float(sides.mean()) < 0.6:
+                continue
+            if paper is not None and _paper_within_sides(quad, paper) < PAPER_WITHIN:
                 continue
             hypotheses.append((float(sides.mean()), quad))
     # the best supported first; among about equally good ones, the larger (a box
@@ -812,6 +835,22 @@ def _snap_to_edges(quad: Quad, edges: npt.NDArray[np.uint8], reach: int = 3) -> 
     return np.array(corners, dtype=np.float32)
 
 
+def _side_lines(quad: Quad) -> list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                                         npt.NDArray[np.float64], float]]:
+    """Per side: its start, unit direction, outward normal and length."""
+    centre = quad.mean(axis=0).astype(np.float64)
+    out = []
+    for i in range(4):
+        p, q = quad[i].astype(np.float64), quad[(i + 1) % 4].astype(np.float64)
+        length = max(float(np.linalg.norm(q - p)), 1e-6)
+        u = (q - p) / length
+        n = np.array([-u[1], u[0]])
+        if float(np.dot(n, (p + q) / 2 - centre)) < 0:
+            n = -n
+        out.append((p, u, n, length))
+    return out
+
+
 def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     """Cheap colour test: a face shows mostly white paper, a back mostly pattern."""
     target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
@@ -895,7 +934,9 @@ def find_cards(
         if corners:
             gray = np.asarray(cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (3, 3), 0),
                               np.uint8)
-            corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi))
+            white = _whiteness(work)
+            paper = white >= max(float(np.percentile(white, 90)) - 60, 40)
+            corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi), paper)
             # what was taken for a card inside a card found by its corners was a detail
             kept = [c for c in kept if not any(
                 c.area < 0.3 * n.area and _polygon_overlap(c.quad, n.quad) > 0.7 * c.area

@@ -158,3 +158,20 @@ def test_the_quick_finder_gives_up_on_touching_cards_and_other_things() -> None:
     hand = row(False)
     cv2.circle(hand, (850, 420), 60, (120, 150, 205), -1)
     assert find_cards_quick(hand, min_width=30) is None
+
+
+def test_a_side_with_no_paper_just_inside_it_is_no_card_side() -> None:
+    # the corner search takes table lines (wood grain) beyond a card for its far side;
+    # such an outline has table, not paper, inside that side
+    from tablecam.reading.finder import PAPER_WITHIN, _paper_within_sides, _whiteness
+
+    image = background((600, 500), (40, 90, 40), 2)
+    truth = paste(image, plain_face(Card.parse("KH")), (300, 250), 0, 130).astype(np.float32)
+    white = _whiteness(image)
+    paper = white >= max(float(np.percentile(white, 90)) - 60, 40)
+    assert _paper_within_sides(truth, paper) >= 0.9
+    # the same outline with its far side 40 % of the card's height further out
+    longer = truth.copy()
+    order = np.argsort(truth[:, 1])
+    longer[order[2:], 1] += 0.4 * (truth[:, 1].max() - truth[:, 1].min())
+    assert _paper_within_sides(longer, paper) < PAPER_WITHIN
