@@ -182,6 +182,15 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
         keep = np.argsort(np.abs(ys - np.median(ys)))[:5]
         picked.append(sorted((row[i] for i in keep), key=lambda c: float(c.corners[:, 0].mean())))
     top, bottom = picked
+    # a card half under the dealer's hand is found as its visible part: a layout built
+    # from it would give that column a zone a fraction of a card's size for the whole
+    # round, so wait for a frame where all ten dealt cards show whole
+    areas = np.array([cv2.contourArea(c.corners.astype(np.float32)) for c in top + bottom])
+    median = float(np.median(areas))
+    if median <= 0 or areas.min() < 0.7 * median or areas.max() > 1.45 * median:
+        raise GeometryError(
+            "a dealt card shows only in part (covered, or still being laid down); "
+            "the layout needs all ten whole")
     src, dst = [], []
     for i, card in enumerate(bottom):
         src.append([LAYOUT[f"A{i + 1}"].x, LAYOUT[f"A{i + 1}"].y])

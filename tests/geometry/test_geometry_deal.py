@@ -53,3 +53,19 @@ def test_an_incomplete_deal_is_refused_with_a_reason() -> None:
         geometry_from_deal(bottom_half)
     with pytest.raises(GeometryError):
         geometry_from_deal([])
+
+
+def test_a_dealt_card_half_under_a_hand_waits_for_a_whole_view() -> None:
+    # the last card laid is still under the dealer's hand: the finder sees only its top
+    # half, and a layout from it would give that column a half-card zone all round
+    scene = spit_deal_scene(FULL_DECK[:10], seed=7)
+    cards = _dealt(scene.image)
+    assert len([c for c in cards if c.face_up]) >= 10
+    geometry_from_deal(cards)  # whole: fine
+    a5 = max((c for c in cards if c.face_up and c.corners[:, 1].mean() > 360),
+             key=lambda c: float(c.corners[:, 0].mean()))
+    tl, tr, br, bl = a5.corners
+    half = np.array([tl, tr, tr + 0.45 * (br - tr), tl + 0.45 * (bl - tl)], np.float32)
+    partly = [DealtCard(half, True) if c is a5 else c for c in cards]
+    with pytest.raises(GeometryError, match="only in part"):
+        geometry_from_deal(partly)
