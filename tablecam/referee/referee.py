@@ -18,6 +18,7 @@ from typing import Literal
 
 from tablecam.cards import Card
 from tablecam.events import (
+    PILES,
     SEATS,
     AnyEvent,
     Button,
@@ -41,7 +42,7 @@ from tablecam.events import (
     other_seat,
 )
 from tablecam.inputs import ButtonPress
-from tablecam.referee.table import TableModel, columns_for
+from tablecam.referee.table import Column, TableModel, columns_for
 from tablecam.rules.settings import Settings
 
 #: A slap this long before the camera saw the round's last card still counts.
@@ -104,6 +105,9 @@ class Referee:
         self._pending_slaps: list[ButtonPress] = []
         self._early_slaps: list[ButtonPress] = []  # slaps before the camera saw the round end
         self._played_from: dict[Card, tuple[Seat, int]] = {}
+        #: Tableau cards that left their column unseen this round, with the one pile whose
+        #: top they fitted then (None: both or neither), for the take counts.
+        self._unseen: list[Pile | None] = []
         self._last_play: dict[Seat, float] = {}
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
         self._last_to_centre: Seat | None = None
@@ -195,6 +199,7 @@ class Referee:
         self._pending_slaps.clear()
         self._early_slaps.clear()
         self._played_from.clear()
+        self._unseen.clear()
         self._last_play.clear()
         self._landed.clear()
         self._last_to_centre = None
@@ -336,8 +341,11 @@ class Referee:
                 if state in ("empty", "face_down") and col.has_up:
                     # Its top left unseen (where it went is not known): the column is
                     # what the camera shows, so nobody waits for that card to be played.
+                    self._left_unseen(col.up)
                     col.has_up, col.up = False, None
                     if state == "empty":
+                        for _ in range(col.down):
+                            self._left_unseen(None)  # turned and played unseen
                         col.down = 0
                     col.awaiting_reveal = col.down > 0
                     calls += self._after_change(t)
@@ -357,11 +365,25 @@ class Referee:
             if (len(shown) >= len(cols) and all(state == "empty" for state, _card in shown)
                     and self.phase in ("playing", "stalled")):
                 for col in cols:
-                    col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
+                    self._clear_column(col)
                 calls += self._after_change(t)
         if self.phase == "playing" and not self._busy and not calls and self.table.is_stuck():
             calls += self._after_change(t)  # a stall held back until the camera agreed
         return calls
+
+    def _left_unseen(self, card: Card | None) -> None:
+        """A tableau card went to the centre unseen: note the one pile it fitted, if any."""
+        fits = [p for p in self.table.fed_piles()
+                if card is not None and (top := self.table.top(p)) is not None and card.fits_on(top)]
+        self._unseen.append(fits[0] if len(fits) == 1 else None)
+
+    def _clear_column(self, col: Column) -> None:
+        """The camera shows this column empty: every card it still held left unseen."""
+        if col.has_up:
+            self._left_unseen(col.up)
+        for _ in range(col.down):
+            self._left_unseen(None)
+        col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
 
     def _placed(self, card: Card) -> bool:
         """Is ``card`` already on a pile or a column top in the table?"""
@@ -390,6 +412,9 @@ class Referee:
         return True
 
     def _reveal(self, event: Reveal) -> list[Call]:
+        col = self.table.column(event.player, event.column)
+        if col is not None and col.has_up and col.down > 0:
+            self._left_unseen(col.up)  # a new face over a top never seen leaving
         self.table.reveal(event.player, event.column, event.card)
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
 
@@ -494,7 +519,7 @@ class Referee:
             # The camera shows the slapper's tableau gone: the round is over, whatever
             # card went unseen on the way.
             for col in self.table.sides[press.player].columns:
-                col.down, col.up, col.has_up, col.awaiting_reveal = 0, None, False, False
+                self._clear_column(col)
             ended = self._after_change(press.t)
             if self.phase == "round_over":
                 return [echo, *ended, *self.press(press)[1:]]
@@ -584,11 +609,11 @@ class Referee:
     def _settle(self, t: float, takes: dict[Seat, Pile]) -> list[Call]:
         """Players take piles; announce the takes and each player's count for the next round."""
         calls: list[Call] = []
-        counts = {s: self.table.sides[s].total for s in SEATS}
+        counts, in_pile = self._held_and_piles()
         words: list[str] = []
         for seat in takes:  # the slapper first
             pile = takes[seat]
-            n = len(self.table.piles[pile])
+            n = in_pile[pile]
             counts[seat] += n
             calls.append(Call(t, Take(t, self.round, seat, pile, n), None))
             words.append(f"{self._name(seat)} takes the {pile} pile, {n} cards")
@@ -613,6 +638,53 @@ class Referee:
                               f"That was the last of {limit} rounds: {self._name(winner)} holds fewer "
                               "cards and wins the game."))
         return calls
+
+    def _held_and_piles(self) -> tuple[dict[Seat, int], dict[Pile, int]]:
+        """The cards each player still holds and the cards on each centre pile, adding up
+        to the cards in play at the deal (52 in a whole game).
+
+        What a player holds (tableau and spit cards, counted from the deal, reveals and
+        spits) is the firmer count: a play the camera missed or doubled changes a pile's
+        list, not the tableau.  So the piles together hold exactly the rest; a card
+        missing from them goes to the pile its column top fitted when it left unseen (else
+        to the smaller pile), a card too many leaves a pile where it is doubled, then an
+        unread one, then the larger pile.
+        """
+        total = sum(self.counts.values())
+        held = {s: min(max(0, self.table.sides[s].total), self.counts[s]) for s in SEATS}
+        rest = max(0, total - sum(held.values()))
+        piles = {p: list(cards) for p, cards in self.table.piles.items()}
+        fed = [p for p in PILES if piles[p]] or list(PILES)
+        if len(fed) == 1:
+            return held, {p: rest if p == fed[0] else 0 for p in PILES}
+        n = {p: len(piles[p]) for p in PILES}
+        missing = rest - sum(n.values())
+        for guess in self._unseen:
+            if missing <= 0:
+                break
+            if guess is not None:
+                n[guess] += 1
+                missing -= 1
+        while missing > 0:
+            n[min(PILES, key=lambda p: n[p])] += 1
+            missing -= 1
+        if missing < 0:
+            seen: set[Card] = set()
+            for p in PILES:
+                for card in piles[p]:
+                    if card is not None and card in seen and missing < 0 and n[p] > 0:
+                        n[p] -= 1
+                        missing += 1
+                    elif card is not None:
+                        seen.add(card)
+            for p in sorted(PILES, key=lambda p: -piles[p].count(None)):
+                drop = min(-missing, piles[p].count(None), n[p])
+                n[p] -= drop
+                missing += drop
+            while missing < 0:
+                n[max(PILES, key=lambda p: n[p])] -= 1
+                missing += 1
+        return held, n
 
     # ------------------------------------------------------------------ state
     def expected_columns(self) -> dict[Seat, int]:

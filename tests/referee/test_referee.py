@@ -12,9 +12,11 @@ from tablecam.events import (
     Play,
     Reveal,
     RoundEnd,
+    RoundSummary,
     Spit,
     Stall,
     TableauView,
+    Take,
     event_to_dict,
     read_events,
 )
@@ -324,3 +326,64 @@ def test_a_spit_press_on_a_stuck_table_whose_pile_card_was_not_named_is_the_stal
     calls = referee.press(ButtonPress(2.5, "spit"))
     assert any(isinstance(call.event, Stall) for call in calls)
     assert calls[-1].say == "Three, two, one, spit!"
+
+
+def summary_and_takes(calls: list[Call]) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
+    summaries = [call.event for call in calls if isinstance(call.event, RoundSummary)]
+    takes = [(e.player, e.pile, e.cards) for call in calls if isinstance(e := call.event, Take)]
+    assert len(summaries) == 1
+    return dict(summaries[0].cards), takes
+
+
+def test_cards_the_camera_missed_stay_in_the_game_and_counts_add_up_to_52() -> None:
+    referee = Referee()
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(5, 0, (c("4C"), c("3D"), c("9H"), c("JS"), c("QC"))),
+        "B": TableauView(5, 0, (c("7C"), c("7D"), c("7H"), c("7S"), c("6C"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
+    referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1))
+    # 3D went onto the left pile unseen: the camera only saw the card under it turned.
+    referee.observe(Reveal(4.0, 1, "A", 2, c("8C")))
+    # Then A's whole tableau went by under hands: the camera shows it empty.
+    empty = {"A": [("empty", None)] * 5, "B": [("face_up", card) for card in
+                                               (c("7C"), c("7D"), c("7H"), c("7S"), c("6C"))]}
+    calls = referee.reconcile(5.0, empty)
+    assert any(isinstance(call.event, RoundEnd) and call.event.winner == "A" for call in calls)
+    calls = referee.press(ButtonPress(6.0, "slap", "A")) + referee.tick(7.0)
+    counts, takes = summary_and_takes(calls)
+    assert sum(counts.values()) == 52
+    taken = {seat: n for seat, _pile, n in takes}
+    assert counts == {"A": 10 + taken["A"], "B": 25 + taken["B"]}
+    # 52 minus A's 10 spit cards and B's 25 cards lie on the piles; the seen 3 and the
+    # unseen 3D (it fitted only the left pile) are at least on the left.
+    assert sum(n for _s, _p, n in takes) == 17
+    assert dict((p, n) for _s, p, n in takes)["left"] >= 3
+    said = [call.say for call in calls if call.say]
+    assert any(f"has {counts['A']} cards" in s and f"has {counts['B']}." in s for s in said)
+
+
+def test_a_play_reported_twice_is_not_a_card_more_in_the_next_round() -> None:
+    referee = Referee(RefereeRules(first_round_cards=8))
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
+    referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1))
+    referee.observe(Play(3.5, 1, "A", c("4C"), "left", 1), firm=False)  # the same card again
+    referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
+    referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
+    referee.observe(Play(5.0, 1, "A", c("2S"), "left", 2))
+    referee.observe(Play(6.0, 1, "A", c("9H"), "right", 3))
+    referee.observe(Reveal(6.5, 1, "A", 3, c("8D")))
+    referee.observe(Play(7.0, 1, "A", c("8D"), "right", 3))
+    referee.observe(Reveal(7.5, 1, "A", 3, c("7S")))
+    calls = referee.observe(Play(8.0, 1, "A", c("7S"), "right", 3))
+    assert any(isinstance(call.event, RoundEnd) and call.event.winner == "A" for call in calls)
+    calls = referee.press(ButtonPress(9.0, "slap", "A")) + referee.tick(10.0)
+    counts, takes = summary_and_takes(calls)
+    # A keeps one spit card, B six tableau cards and one spit card: 8 cards on the piles,
+    # 4 on each (the doubled 4C counted once).
+    assert sorted(takes) == [("A", "right", 4), ("B", "left", 4)]
+    assert counts == {"A": 5, "B": 11}
