@@ -108,6 +108,10 @@ class Referee:
         #: Tableau cards that left their column unseen this round, with the one pile whose
         #: top they fitted then (None: both or neither), for the take counts.
         self._unseen: list[Pile | None] = []
+        #: Spit turns due and not yet seen (one after the deal, one per stall or spit
+        #: press): each takes one card from every player who has spit cards.
+        self._spit_due = 0
+        self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
         self._last_play: dict[Seat, float] = {}
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
         self._last_to_centre: Seat | None = None
@@ -215,6 +219,7 @@ class Referee:
                     f"should lay {expected} columns, not {view.columns}.")))
             up[seat] = tuple(view.up[:view.columns])
         self.table.deal(self.counts, up)
+        self._spit_due, self._stall_unpressed = 1, False
         players = {s: TableauView(len(up[s]), self.table.sides[s].spit, up[s]) for s in SEATS}
         self.phase = "dealt"
         deal = Deal(event.t, self.round, players)
@@ -233,9 +238,12 @@ class Referee:
                 feeder = feeders[0]
                 self.spit_pile[feeder] = pile  # spitting alone: that pile from now on
             if feeder is not None:
-                self.table.sides[feeder].spit -= 1
                 feeders.remove(feeder)
             self.table.piles[pile].append(card)
+        if self._spit_due > 0:
+            self._spit_turned()
+        # Spit cards seen when no spit was due (a pile misread, a spit seen twice) are
+        # kept on the pile but take nothing from a spit pile: the take counts keep the total.
         self.phase = "playing"
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
 
@@ -371,6 +379,13 @@ class Referee:
             calls += self._after_change(t)  # a stall held back until the camera agreed
         return calls
 
+    def _spit_turned(self) -> None:
+        """Every player with spit cards turned one (one spit turn)."""
+        for seat in SEATS:
+            if self.table.sides[seat].spit > 0:
+                self.table.sides[seat].spit -= 1
+        self._spit_due = max(0, self._spit_due - 1)
+
     def _left_unseen(self, card: Card | None) -> None:
         """A tableau card went to the centre unseen: note the one pile it fitted, if any."""
         fits = [p for p in self.table.fed_piles()
@@ -454,12 +469,16 @@ class Referee:
                     and not still_shown:
                 return self._round_end(t, seat)
         if not self.table.is_stuck():
+            if self.phase == "stalled" and self._spit_due > 0:
+                self._spit_turned()  # play went on: the spit cards went down unseen
             self.phase = "playing"
             return []
         if self.phase == "stalled" or self._busy or not self._camera_agrees():
             return []  # while a card is in a hand or a zone is covered, wait to be sure
         if any(self.table.sides[s].spit > 0 for s in SEATS):
             self.phase = "stalled"
+            self._spit_due += 1
+            self._stall_unpressed = True
             return [Call(t, Stall(t, self.round), "Spit!")]
         # Nobody can spit and nobody can move: fewer tableau cards wins (default variant).
         a, b = (self.table.sides[s].tableau_cards for s in SEATS)
@@ -505,6 +524,13 @@ class Referee:
         self._adopt_rules()
         echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
         if press.button == "spit":
+            if self.phase in ("stalled", "playing"):
+                # The players say they spit now (their cards will show, seen or not),
+                # unless this press answers the "Spit!" the referee called itself.
+                if self._stall_unpressed:
+                    self._stall_unpressed = False
+                else:
+                    self._spit_due += 1
             if self.phase == "playing" and (self.table.is_stuck() or self._only_unknown_moves()):
                 # Every move left to the referee needs a card the camera could not
                 # read: the players, who can read it, say nobody can move.
@@ -598,12 +624,12 @@ class Referee:
             return []  # a rival's slap may still arrive within the tie window
         self._pending_slaps.clear()
         assert first.player is not None
-        piles = self.table.piles
+        _held, piles = self._held_and_piles()
         own = self.spit_pile[first.player]
         if self.rules.pad_claims == "spit_side":
             claimed = own
         else:
-            claimed = own if len(piles[own]) <= len(piles[other_pile(own)]) else other_pile(own)
+            claimed = own if piles[own] <= piles[other_pile(own)] else other_pile(own)
         return self._settle(first.t, {first.player: claimed, other_seat(first.player): other_pile(claimed)})
 
     def _settle(self, t: float, takes: dict[Seat, Pile]) -> list[Call]:
@@ -645,10 +671,11 @@ class Referee:
 
         What a player holds (tableau and spit cards, counted from the deal, reveals and
         spits) is the firmer count: a play the camera missed or doubled changes a pile's
-        list, not the tableau.  So the piles together hold exactly the rest; a card
-        missing from them goes to the pile its column top fitted when it left unseen (else
-        to the smaller pile), a card too many leaves a pile where it is doubled, then an
-        unread one, then the larger pile.
+        list, not the tableau; spit cards are counted by spit turns (one after the deal,
+        one per stall or spit press), not by cards seen landing.  So the piles together
+        hold exactly the rest; a card missing from them goes to the pile its column top
+        fitted when it left unseen (else to the smaller pile), a card too many leaves a
+        pile where it is doubled, then an unread one, then the larger pile.
         """
         total = sum(self.counts.values())
         held = {s: min(max(0, self.table.sides[s].total), self.counts[s]) for s in SEATS}

@@ -387,3 +387,20 @@ def test_a_play_reported_twice_is_not_a_card_more_in_the_next_round() -> None:
     # 4 on each (the doubled 4C counted once).
     assert sorted(takes) == [("A", "right", 4), ("B", "left", 4)]
     assert counts == {"A": 5, "B": 11}
+
+
+def test_spit_cards_are_counted_by_spit_turns_not_by_cards_seen_landing() -> None:
+    referee = Referee(RefereeRules(first_round_cards=14))  # 4 columns and 4 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(4, 0, (c("KC"), c("KD"), c("KH"), c("KS"))),
+        "B": TableauView(4, 0, (c("5C"), c("5D"), c("5H"), c("5S"))),
+    }))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("9S"), "right": c("9D")}))
+    assert any(isinstance(call.event, Stall) for call in calls)  # nobody can play on two nines
+    referee.press(ButtonPress(3.0, "spit"))  # the players answer the "Spit!"
+    # Their spit cards went down under hands, unseen; then B plays on one of them.
+    referee.observe(Play(4.0, 1, "B", c("5C"), "left", 1), firm=False)
+    assert [referee.table.sides[s].spit for s in ("A", "B")] == [2, 2]
+    # A spit card reported when no spit was due (a pile misread) takes no spit card.
+    referee.observe(Spit(5.0, 1, {"right": c("6H")}))
+    assert [referee.table.sides[s].spit for s in ("A", "B")] == [2, 2]
