@@ -210,14 +210,19 @@ class Referee:
         self._shown = {}
         self.spit_pile = self._own_piles()
         up: dict[Seat, tuple[Card | None, ...]] = {}
+        fitted = self._counts_for({s: event.players[s].columns for s in SEATS})
         for seat in SEATS:
             view = event.players[seat]
             expected = columns_for(self.counts[seat])
             if view.columns != expected:
-                calls.append(Call(event.t, None, (
-                    f"The deal does not match: {self._name(seat)} has {self.counts[seat]} cards and "
-                    f"should lay {expected} columns, not {view.columns}.")))
+                said = (f"The deal does not match: {self._name(seat)} has {self.counts[seat]} cards and "
+                        f"should lay {expected} columns, not {view.columns}")
+                if fitted is not None:
+                    said += f"; I count them as {fitted[seat]} cards"
+                calls.append(Call(event.t, None, said + "."))
             up[seat] = tuple(view.up[:view.columns])
+        if fitted is not None:
+            self.counts = fitted
         self.table.deal(self.counts, up)
         self._spit_due, self._stall_unpressed = 1, False
         players = {s: TableauView(len(up[s]), self.table.sides[s].spit, up[s]) for s in SEATS}
@@ -227,6 +232,20 @@ class Referee:
             f"Round {self.round}: {self._name('A')} has {self.counts['A']} cards, "
             f"{self._name('B')} has {self.counts['B']}.")))
         return calls
+
+    def _counts_for(self, columns: Mapping[Seat, int]) -> dict[Seat, int] | None:
+        """The counts nearest ours (same total) that deal the columns the players laid,
+        when ours do not (a count drifted by an unseen card; the players' own layout is the
+        firmer evidence); None when ours fit or no counts would."""
+        if all(columns_for(self.counts[s]) == columns[s] for s in SEATS):
+            return None
+        total = sum(self.counts.values())
+        fits = [a for a in range(total + 1)
+                if columns_for(a) == columns["A"] and columns_for(total - a) == columns["B"]]
+        if not fits:
+            return None
+        a = min(fits, key=lambda n: abs(n - self.counts["A"]))
+        return {"A": a, "B": total - a}
 
     def _spit(self, event: Spit) -> list[Call]:
         if self.phase in ("waiting_deal", "round_over"):

@@ -158,16 +158,20 @@ def test_slap_race_first_by_timestamp_and_ties() -> None:
     assert summary and summary[0].cards == {"A": 26, "B": 26}  # type: ignore[union-attr]
 
 
-def test_deal_that_does_not_match_the_counts_is_announced() -> None:
+def test_deal_that_does_not_match_the_counts_is_announced_and_the_layout_believed() -> None:
     referee = Referee(RefereeRules(first_round_cards=13))
     calls = referee.observe(Deal(1.0, 1, {
         "A": TableauView(5, 0, tuple(c(x) for x in ["7C", "2D", "3H", "4S", "5C"])),
         "B": TableauView(4, 0, tuple(c(x) for x in ["9C", "JD", "KH", "QS"])),
     }))
     assert any(call.say == "The deal does not match: player A has 13 cards and should lay 4 "
-               "columns, not 5." for call in calls)
+               "columns, not 5; I count them as 15 cards." for call in calls)
+    # Five columns take at least 15 cards: the nearest counts that deal both layouts,
+    # with the same 26 cards in play.
     deal = calls[0].event
-    assert isinstance(deal, Deal) and deal.players["B"].spit == 3
+    assert isinstance(deal, Deal) and deal.players["B"].spit == 1
+    assert calls[0].say == "Round 1: player A has 15 cards, player B has 11."
+    assert referee.counts == {"A": 15, "B": 11}
 
 
 def test_restore_from_the_log_resumes_the_game() -> None:
