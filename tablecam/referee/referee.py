@@ -111,6 +111,9 @@ class Referee:
         #: Spit turns due and not yet seen (one after the deal, one per stall or spit
         #: press): each takes one card from every player who has spit cards.
         self._spit_due = 0
+        #: Cards reported, not seen whole, onto a pile whose top they did not fit while they
+        #: fitted the other pile's top: most likely laid there (the pile guessed wrong).
+        self._misfits: list[tuple[Pile, Card]] = []
         self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
         self._last_play: dict[Seat, float] = {}
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
@@ -204,6 +207,7 @@ class Referee:
         self._early_slaps.clear()
         self._played_from.clear()
         self._unseen.clear()
+        self._misfits.clear()
         self._last_play.clear()
         self._landed.clear()
         self._last_to_centre = None
@@ -299,6 +303,10 @@ class Referee:
                 doubt = reason
         if doubt is not None:
             reason = None
+        other = self.table.top(other_pile(pile))
+        if (not firm and card is not None and top is not None and other is not None
+                and not card.fits_on(top) and card.fits_on(other)):
+            self._misfits.append((pile, card))
         self.table.remove_top(seat, column)
         self.table.piles[pile].append(card)
         if card is not None:
@@ -704,6 +712,10 @@ class Referee:
         if len(fed) == 1:
             return held, {p: rest if p == fed[0] else 0 for p in PILES}
         n = {p: len(piles[p]) for p in PILES}
+        for pile, card in self._misfits:
+            if card in piles[pile]:
+                n[pile] -= 1
+                n[other_pile(pile)] += 1
         missing = rest - sum(n.values())
         for guess in self._unseen:
             if missing <= 0:
@@ -717,12 +729,12 @@ class Referee:
         if missing < 0:
             seen: set[Card] = set()
             for p in PILES:
-                for card in piles[p]:
-                    if card is not None and card in seen and missing < 0 and n[p] > 0:
+                for seen_card in piles[p]:
+                    if seen_card is not None and seen_card in seen and missing < 0 and n[p] > 0:
                         n[p] -= 1
                         missing += 1
-                    elif card is not None:
-                        seen.add(card)
+                    elif seen_card is not None:
+                        seen.add(seen_card)
             for p in sorted(PILES, key=lambda p: -piles[p].count(None)):
                 drop = min(-missing, piles[p].count(None), n[p])
                 n[p] -= drop

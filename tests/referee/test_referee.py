@@ -408,3 +408,26 @@ def test_spit_cards_are_counted_by_spit_turns_not_by_cards_seen_landing() -> Non
     # A spit card reported when no spit was due (a pile misread) takes no spit card.
     referee.observe(Spit(5.0, 1, {"right": c("6H")}))
     assert [referee.table.sides[s].spit for s in ("A", "B")] == [2, 2]
+
+
+def test_a_card_not_seen_whole_on_a_pile_it_does_not_fit_is_counted_on_the_pile_it_fits() -> None:
+    referee = Referee(RefereeRules(first_round_cards=8))
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
+    referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1))
+    referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
+    referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
+    referee.observe(Play(5.0, 1, "A", c("2S"), "left", 2))
+    referee.observe(Play(6.0, 1, "A", c("9H"), "right", 3))
+    referee.observe(Reveal(6.5, 1, "A", 3, c("8D")))
+    # The tracker guessed the left pile for 8D (it fits only the right pile's 9H).
+    referee.observe(Play(7.0, 1, "A", c("8D"), "left", 3), firm=False)
+    referee.observe(Reveal(7.5, 1, "A", 3, c("3H")))
+    referee.observe(Play(8.0, 1, "A", c("3H"), "left", 3), firm=False)  # on 2S, really
+    calls = referee.press(ButtonPress(9.0, "slap", "A")) + referee.tick(10.0)
+    counts, takes = summary_and_takes(calls)
+    assert sorted(takes) == [("A", "right", 3), ("B", "left", 5)]
+    assert counts == {"A": 4, "B": 12}
