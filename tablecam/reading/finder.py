@@ -36,6 +36,7 @@ colour test here; the classifier's ``kind`` ("face", "back", "none") is the fina
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -823,12 +824,20 @@ def _snap_to_edges(quad: Quad, edges: npt.NDArray[np.uint8], reach: int = 3) -> 
         # most hits; among ties, the smallest move
         best = offsets[int(np.lexsort((np.abs(offsets), -hits))[0])]
         lines.append((p + n * best, u))
+    corners = _corners_of_sides([p for p, _ in lines], [u for _, u in lines])
+    return quad if corners is None else corners
+
+
+def _corners_of_sides(starts: Sequence[npt.NDArray[np.float64]],
+                      directions: Sequence[npt.NDArray[np.float64]]) -> Quad | None:
+    """Where each side line (a point and a unit direction) meets the one before it:
+    the quad's corners, or None when two neighbouring sides are (nearly) parallel."""
     corners = []
     for i in range(4):
-        (p1, u1), (p2, u2) = lines[i - 1], lines[i]
+        p1, u1, p2, u2 = starts[i - 1], directions[i - 1], starts[i], directions[i]
         det = u1[0] * -u2[1] + u2[0] * u1[1]
         if abs(det) < 1e-3:
-            return quad
+            return None
         d = p2 - p1
         k = (d[0] * -u2[1] + u2[0] * d[1]) / det
         corners.append(p1 + k * u1)
@@ -1014,16 +1023,10 @@ def _refine_side_lines(gray: npt.NDArray[np.uint8], quad: Quad, reach: int) -> Q
     line_ends = ends + normals * o2[best][:, None]
     directions = line_ends - line_starts
     directions /= np.maximum(np.linalg.norm(directions, axis=1), 1e-6)[:, None]
-    corners = []
-    for i in range(4):
-        p1, u1, p2, u2 = line_starts[i - 1], directions[i - 1], line_starts[i], directions[i]
-        det = u1[0] * -u2[1] + u2[0] * u1[1]
-        if abs(det) < 1e-3:
-            return quad
-        d = p2 - p1
-        k = (d[0] * -u2[1] + u2[0] * d[1]) / det
-        corners.append(p1 + k * u1)
-    refined = np.array(corners, np.float32) + np.array([x0, y0], np.float32)
+    corners = _corners_of_sides(list(line_starts), list(directions))
+    if corners is None:
+        return quad
+    refined = corners + np.array([x0, y0], np.float32)
     if float(np.abs(refined - quad).max()) > 2 * reach + 2:
         return quad
     return refined
