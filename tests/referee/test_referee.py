@@ -367,7 +367,8 @@ def test_cards_the_camera_missed_stay_in_the_game_and_counts_add_up_to_52() -> N
     assert any(f"has {counts['A']} cards" in s and f"has {counts['B']}." in s for s in said)
 
 
-def test_a_play_reported_twice_is_not_a_card_more_in_the_next_round() -> None:
+def three_columns_with_4c_played() -> Referee:
+    """A round of three columns each (8 cards each), spit 5S/10D, A's 4C on the left."""
     referee = Referee(RefereeRules(first_round_cards=8))
     referee.observe(Deal(1.0, 1, {
         "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
@@ -375,6 +376,11 @@ def test_a_play_reported_twice_is_not_a_card_more_in_the_next_round() -> None:
     }))
     referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
     referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1))
+    return referee
+
+
+def test_a_play_reported_twice_is_not_a_card_more_in_the_next_round() -> None:
+    referee = three_columns_with_4c_played()
     referee.observe(Play(3.5, 1, "A", c("4C"), "left", 1), firm=False)  # the same card again
     referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
     referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
@@ -411,13 +417,7 @@ def test_spit_cards_are_counted_by_spit_turns_not_by_cards_seen_landing() -> Non
 
 
 def test_a_card_not_seen_whole_on_a_pile_it_does_not_fit_is_counted_on_the_pile_it_fits() -> None:
-    referee = Referee(RefereeRules(first_round_cards=8))
-    referee.observe(Deal(1.0, 1, {
-        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
-        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
-    }))
-    referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
-    referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1))
+    referee = three_columns_with_4c_played()
     referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
     referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
     referee.observe(Play(5.0, 1, "A", c("2S"), "left", 2))
