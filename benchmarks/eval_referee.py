@@ -40,7 +40,7 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.capture import Frame
-from tablecam.events import AnyEvent, Button, read_events
+from tablecam.events import AnyEvent, Button, Play, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.reading.table_reader import TableReader, TableReading
 from tablecam.referee import Referee
@@ -166,6 +166,50 @@ def readings_game(seed: int, workdir: Path, decks: str) -> tuple[list[AnyEvent],
     return truth, [c.event for c in calls if c.event is not None], frames
 
 
+def _zone_story(readings: list[SyntheticReading], zone: str, start: float, end: float) -> str:
+    """What the reader said of one zone from ``start`` to ``end``, as runs of equal readings."""
+    runs: list[list[object]] = []
+    for reading in readings:
+        if not start <= reading.t <= end:
+            continue
+        obs = reading.zones.get(zone)  # type: ignore[call-overload]
+        said = "-" if obs is None else obs.state if obs.card is None or obs.state != "face_up" \
+            else str(obs.card)
+        if obs is not None and obs.state == "face_up" and obs.card is None:
+            said = "face_up ?"
+        if runs and runs[-1][0] == said:
+            runs[-1][1] = reading.t
+        else:
+            runs.append([said, reading.t])
+    out, prev = [], start
+    for said, until in runs:
+        out.append(f"{said} {float(until) - prev:.2f}s")  # type: ignore[arg-type]
+        prev = float(until)  # type: ignore[arg-type]
+    return ", ".join(out)
+
+
+def late_plays(truth: list[AnyEvent], ours: list[AnyEvent], readings: list[SyntheticReading],
+               late_s: float) -> list[str]:
+    """One line per play reported ``late_s`` or more after it landed: what the camera saw."""
+    key = lambda e: (e.round, e.player, e.card, e.pile)  # noqa: E731
+    landed: dict[tuple[object, ...], list[Play]] = {}
+    for e in truth:
+        if isinstance(e, Play):
+            landed.setdefault(key(e), []).append(e)
+    lines = []
+    for e in ours:
+        if not isinstance(e, Play) or not landed.get(key(e)):
+            continue
+        real = landed[key(e)].pop(0)
+        if e.t - real.t < late_s:
+            continue
+        column = f"{real.player}{real.column}"
+        lines.append(f"{real.t:7.2f} +{e.t - real.t:.2f}s {real.player} {real.card} from {column} "
+                     f"to {real.pile}\n    {real.pile}: {_zone_story(readings, real.pile, real.t, e.t)}"
+                     f"\n    {column}: {_zone_story(readings, column, real.t, e.t)}")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=6)
@@ -177,6 +221,9 @@ def main() -> int:
                         help="with --keep: also keep each game's zone readings")
     parser.add_argument("--from-readings", action="store_true",
                         help="with --keep: replay tracker and referee on kept readings only")
+    parser.add_argument("--late", type=float, default=None, metavar="S",
+                        help="with --from-readings: list each play reported S seconds or more "
+                             "after it landed, with what the reader saw of its pile and column")
     parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
     parser.add_argument("--oracle", action="store_true",
                         help="rendered games read from the renderer's labels, not the card reader")
@@ -203,6 +250,11 @@ def main() -> int:
             if args.from_readings:
                 truth, ours, n = readings_game(seed, workdir, decks)
                 frames += n
+                if args.late is not None:
+                    with open(workdir / f"readings-{seed}-{decks}.pickle", "rb") as source:
+                        kept = pickle.load(source)
+                    for line in late_plays(truth, ours, kept, args.late):
+                        print(f"{seed} {line}", file=sys.stderr)
                 label = "readings"
             elif args.synthetic:
                 truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop))
