@@ -264,7 +264,7 @@ class Tracker:
                 zone.accepted_named += named
                 continue
             busy = True
-            needed = self.stable_frames * (3 if unreadable else 1)
+            needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
             careful = False
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
                 needed += 2  # a surprising reading must persist longer than a likely one
@@ -370,6 +370,13 @@ class Tracker:
         if not candidates:
             return None
         possible = self._possible(name) if self._phase == "playing" else None
+        if possible is not None and accepted is not None and name in PILES:
+            # The pile's known top among the reader's likely faces, with no card in a hand
+            # and no spit due: the same card blurred (a hand passing), not a new one.
+            liked = dict(candidates)
+            if (liked.get(accepted, 0.0) >= self.candidate_floor and not self._in_hand
+                    and not self._unknown_hands and not self.spit_expected):
+                return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         return self._best_possible(candidates, possible, floor)
 
@@ -502,6 +509,14 @@ class Tracker:
             self._r.pile_cards[pile] = list(table.piles[pile])
             top = table.top(pile)
             self._zones[pile] = _Zone(accepted=("face_up", top) if table.piles[pile] else ("empty", None))
+
+    def _awaited(self, name: str) -> bool:
+        """Is ``name`` a pile that a card in a hand fits, so that a new unread card there is
+        likely that card (it needs no longer look than a named one)?"""
+        if name not in PILES or self._phase != "playing" or not self._r.pile_cards[name]:
+            return False
+        top = self._r.pile_cards[name][-1]
+        return top is not None and any(card.fits_on(top) for card in self._in_hand)
 
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""

@@ -182,3 +182,34 @@ def test_a_dealt_top_read_as_a_back_is_an_unreadable_face_once_spit_cards_are_ou
     assert isinstance(out[0], Deal)
     assert out[0].players["B"] == TableauView(2, 0, (c("KH"), None))
     assert out[0].players["A"] == TableauView(2, 0, (c("7C"), c("9D")))
+
+
+def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> SyntheticReading:
+    """``reading`` with ``zone`` face up but unnamed, the reader liking ``liked``."""
+    zones = dict(reading.zones)
+    zones[zone] = SyntheticZone("face_up", None, liked[0][1], tuple((c(k), p) for k, p in liked))
+    return SyntheticReading(reading.t, zones, (zone,))
+
+
+def test_an_unread_card_landing_on_the_pile_a_held_card_fits_is_reported_at_once() -> None:
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    landed = 1.3
+    for i in range(12):  # the reader cannot name the card on the left pile (8H)
+        reading = frame(landed + i / 30, **dict(BASE, A1="empty"))
+        out += tracker.update(unread(reading, "left", ("9S", 0.3), ("7S", 0.25)))
+        if any(isinstance(e, Play) for e in out):
+            break
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.card, e.pile) for e in plays] == [(c("7C"), "left")]
+    assert plays[0].t - landed <= 3 / 30 + 1e-9  # as soon as a named card would be
+
+
+def test_a_pile_top_blurred_by_a_passing_hand_is_no_new_card() -> None:
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, right="covered")) for i in range(6)])
+    for i in range(30):  # the reader half sees 2S, as likely as the 3S it could be
+        out += tracker.update(unread(frame(1.2 + i / 30, **BASE), "right", ("3S", 0.45), ("2S", 0.4)))
+    out += tracker.flush(3.0)
+    assert [e for e in out if not isinstance(e, Unsure)] == []
