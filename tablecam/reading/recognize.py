@@ -5,8 +5,10 @@ reads each card's canonical
 view in one batch, and keeps the face-up cards: backs are left out and outlines the
 reader says are no card at all are dropped.  A face it cannot read is looked at once
 more through its outline grown by a quarter (the finder sometimes outlines a court
-card's picture frame, which hides the index corners); one it still cannot read
-confidently is kept with ``card = None``.
+card's picture frame, which hides the index corners) and, when the outline is not of a
+card's shape, through card-shaped outlines that keep one of its sides (a side found on
+a neighbour's edge or on wood grain); one it still cannot read confidently is kept with
+``card = None``.
 """
 
 from __future__ import annotations
@@ -22,12 +24,19 @@ from tablecam.cards import Card
 from tablecam.errors import TablecamError
 from tablecam.reading.finder import find_cards_thorough
 from tablecam.reading.table_reader import CardReader, read_cards
-from tablecam.reading.warp import warp_card
+from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
 #: its centre by these factors: the finder sometimes outlines a court card's picture
 #: frame or a card's field of pips, which leaves the index corners out of the view.
 SECOND_LOOK_GROWTH = (1.25,)
+
+#: An unread face whose outline's long side is more than this factor off the card's
+#: (``CARD_H / CARD_W``) is also looked at through that outline brought back to the
+#: card's shape, one side at a time held where it is: a side found on a neighbouring
+#: edge or on wood grain makes an outline too long, one found on a court card's
+#: picture frame too short.
+SHAPE_TOLERANCE = 1.1
 
 
 class ImageError(TablecamError):
@@ -105,10 +114,11 @@ def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
 
 def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                  reader: CardReader) -> list[RecognizedCard]:
-    """Unread faces read again through grown outlines (``SECOND_LOOK_GROWTH``), in one
-    batch.  The card is named when the reader names it through a grown outline and it
-    is named nowhere else in the photo (a grown outline can take in a neighbour's
-    index instead); the outline reported stays the one found."""
+    """Unread faces read again through grown outlines (``SECOND_LOOK_GROWTH``) and
+    outlines brought back to the card's shape (``SHAPE_TOLERANCE``), in one batch.  The
+    card is named when the reader names it through one of them and it is named nowhere
+    else in the photo (a grown outline can take in a neighbour's index instead); the
+    outline reported stays the one found."""
     height, width = image.shape[:2]
     owners: list[int] = []
     outlines: list[npt.NDArray[np.float32]] = []
@@ -116,11 +126,13 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
         if card.card is not None:
             continue
         centre = card.corners.mean(axis=0)
-        for growth in SECOND_LOOK_GROWTH:
-            grown = (centre + (card.corners - centre) * growth).astype(np.float32)
-            if grown.min() >= 0 and grown[:, 0].max() < width and grown[:, 1].max() < height:
+        grown = [(centre + (card.corners - centre) * growth).astype(np.float32)
+                 for growth in SECOND_LOOK_GROWTH]
+        for outline in grown + _reshaped(card.corners):
+            if (outline.min() >= 0 and outline[:, 0].max() < width
+                    and outline[:, 1].max() < height):
                 owners.append(i)
-                outlines.append(grown)
+                outlines.append(outline)
     if not owners:
         return cards
     reads = reader.read([warp_card(image, q) for q in outlines])
@@ -133,6 +145,29 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     named = [c.card for c in cards if c.card is not None] + [c.card for c in best.values()]
     return [best[i] if i in best and named.count(best[i].card) == 1 else c
             for i, c in enumerate(cards)]
+
+
+def _reshaped(corners: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+    """Outlines of a card's shape made from ``corners`` (clockwise from the top left,
+    top a short side) by moving one side along the other two, when the outline is off
+    the card's shape by more than ``SHAPE_TOLERANCE``; none otherwise."""
+    c = corners.astype(np.float64)
+    width = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    height = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    if width < 1 or height < 1:
+        return []
+    ratio = (height / width) / (CARD_H / CARD_W)
+    if 1 / SHAPE_TOLERANCE <= ratio <= SHAPE_TOLERANCE:
+        return []
+    tall = 1 / ratio  # the height a card this wide has, as a share of the outline's
+    down = [c[0], c[1], c[1] + (c[2] - c[1]) * tall, c[0] + (c[3] - c[0]) * tall]
+    up = [c[3] + (c[0] - c[3]) * tall, c[2] + (c[1] - c[2]) * tall, c[2], c[3]]
+    shapes = [down, up]
+    if ratio < 1:  # too short, or too wide: also bring the sides in
+        wide = ratio  # the width a card this tall has, as a share of the outline's
+        shapes.append([c[0], c[0] + (c[1] - c[0]) * wide, c[3] + (c[2] - c[3]) * wide, c[3]])
+        shapes.append([c[1] + (c[0] - c[1]) * wide, c[1], c[2], c[2] + (c[3] - c[2]) * wide])
+    return [np.array(s, dtype=np.float32) for s in shapes]
 
 
 def describe(image_name: str, result: Recognition) -> str:

@@ -49,3 +49,14 @@ def test_a_second_look_never_names_a_card_already_named_in_the_photo() -> None:
     result = _second_look(image, [RecognizedCard(None, 0.4, frame, False), elsewhere],
                           _IndexReader())
     assert result[0].card is None
+
+
+def test_an_unread_face_outlined_too_long_is_read_through_an_outline_of_the_cards_shape() -> None:
+    image, _ = _card_with_index()
+    # the top side found on an edge 100 px above the card (a neighbour's, wood grain)
+    too_long = np.array([[200, 0], [299, 0], [299, 239], [200, 239]], np.float32)
+    reader = _IndexReader()
+    assert reader.read([image[0:240, 200:300]])[0].card is None
+    result = _second_look(image, [RecognizedCard(None, 0.4, too_long, False)], reader)
+    assert result[0].card == Card.parse("KH")
+    assert np.array_equal(result[0].corners, too_long)  # the outline found is kept
