@@ -4,7 +4,7 @@
 reads each card's canonical
 view in one batch, and keeps the face-up cards: backs are left out and outlines the
 reader says are no card at all are dropped.  A face it cannot read is looked at once
-more through its outline grown by a quarter (the finder sometimes outlines a court
+more through its outline grown by a quarter and shrunk by a tenth (the finder sometimes outlines a court
 card's picture frame, which hides the index corners) and, when the outline is not of a
 card's shape, through card-shaped outlines that keep one of its sides (a side found on
 a neighbour's edge or on wood grain); one it still cannot read confidently is kept with
@@ -28,8 +28,9 @@ from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
 #: its centre by these factors: the finder sometimes outlines a court card's picture
-#: frame or a card's field of pips, which leaves the index corners out of the view.
-SECOND_LOOK_GROWTH = (1.25,)
+#: frame or a card's field of pips, which leaves the index corners out of the view, and
+#: sometimes a card with a strip of table or of the card beneath around it.
+SECOND_LOOK_GROWTH = (1.25, 0.9)
 
 #: An unread face whose outline's long side is more than this factor off the card's
 #: (``CARD_H / CARD_W``) is also looked at through that outline brought back to the
