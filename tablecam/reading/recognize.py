@@ -1,14 +1,14 @@
 """Recognising the face-up cards in a photo: load, find, read (``tablecam recognize``).
 
 ``recognize(image, reader)`` finds every card outline (at two sizes of the photo),
-reads each card's canonical
-view in one batch, and keeps the face-up cards: backs are left out and outlines the
-reader says are no card at all are dropped.  A face it cannot read is looked at once
-more through its outline grown by a quarter and shrunk by a tenth (the finder sometimes outlines a court
-card's picture frame, which hides the index corners) and, when the outline is not of a
-card's shape, through card-shaped outlines that keep one of its sides (a side found on
-a neighbour's edge or on wood grain); one it still cannot read confidently is kept with
-``card = None``.
+reads each card's canonical view in one batch, and keeps the face-up cards: backs are
+left out and outlines the reader says are no card at all are dropped.  A face it
+cannot read is looked at once more through its outline grown by a quarter (the finder
+sometimes outlines a court card's picture frame, which hides the index corners) and
+shrunk by a tenth (a strip of table or of the card beneath taken in) and, when the
+outline is not of a card's shape, through card-shaped outlines that keep one of its
+sides (a side found on a neighbour's edge or on wood grain); one it still cannot read
+confidently is kept with ``card = None``.
 """
 
 from __future__ import annotations
