@@ -70,25 +70,3 @@ def test_a_dealt_card_half_under_a_hand_waits_for_a_whole_view() -> None:
     with pytest.raises(GeometryError, match="only in part"):
         geometry_from_deal(partly)
 
-
-def test_centre_cards_are_not_taken_for_hidden_dealt_cards() -> None:
-    # hands hide two of A's columns while the first spit cards lie on the centre piles:
-    # ten face-up cards, but the centre two are not where columns lie
-    scene = spit_deal_scene(FULL_DECK[:10], seed=8)
-    cards = [c for c in _dealt(scene.image) if c.face_up]
-    geometry = geometry_from_deal(cards)
-
-    def nearest(zone: str) -> DealtCard:
-        at = geometry.zones[zone].mean(axis=0)
-        return min(cards, key=lambda c: float(np.linalg.norm(c.corners.mean(axis=0) - at)))
-
-    hidden = [nearest("A2"), nearest("A4")]
-    # the piles have crept a little towards A, so the centre cards group with A's row
-    towards_a = 0.3 * (geometry.zones["A3"].mean(axis=0) - geometry.zones["left"].mean(axis=0))
-    centre = [DealtCard(h.corners - h.corners.mean(axis=0) + geometry.zones[pile].mean(axis=0)
-                        + towards_a * np.array([0, 1], np.float32), True)
-              for h, pile in zip(hidden, ("left", "right"), strict=True)]
-    seen = [c for c in cards if all(c is not h for h in hidden)] + centre
-    assert len(seen) == 10
-    with pytest.raises(GeometryError, match="two dealt rows"):
-        geometry_from_deal(seen)
