@@ -17,6 +17,7 @@ at the table's centre, x to the image's right, y towards player A:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -155,6 +156,33 @@ class DealtCard:
     face_up: bool
 
 
+def _five_columns(row: Sequence[DealtCard]) -> list[DealtCard]:
+    """The five cards of a row that lie most like five dealt columns, left to right.
+
+    A row can hold more than five face-up outlines (a spit pile's card beside it, a
+    centre card close by): of the seven nearest the row's middle line, the five kept are
+    the ones most evenly spaced along a straight line, so a card beyond the columns
+    (a wider gap) or off the line is left out.
+    """
+    ys = np.array([c.corners.mean(axis=0)[1] for c in row])
+    near = [row[i] for i in np.argsort(np.abs(ys - np.median(ys)))[:7]]
+    near.sort(key=lambda c: float(c.corners[:, 0].mean()))
+    if len(near) == 5:
+        return near
+    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in near]))
+    best: tuple[float, list[DealtCard]] | None = None
+    for chosen in itertools.combinations(near, 5):
+        centres = np.array([c.corners.mean(axis=0) for c in chosen], dtype=np.float64)
+        gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
+        line = np.polyfit(centres[:, 0], centres[:, 1], 1)
+        off_line = float(np.abs(np.polyval(line, centres[:, 0]) - centres[:, 1]).max())
+        cost = float(gaps.std() / max(float(gaps.mean()), 1e-6)) + off_line / max(width, 1e-6)
+        if best is None or cost < best[0]:
+            best = (cost, list(chosen))
+    assert best is not None
+    return best[1]
+
+
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     """The zones from the cards as they lie just after a full deal.
 
@@ -178,9 +206,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
             raise GeometryError(
                 "the dealt layout needs five face-up cards in each player's row; "
                 f"one row has {len(row)}")
-        ys = np.array([c.corners.mean(axis=0)[1] for c in row])
-        keep = np.argsort(np.abs(ys - np.median(ys)))[:5]
-        picked.append(sorted((row[i] for i in keep), key=lambda c: float(c.corners[:, 0].mean())))
+        picked.append(_five_columns(row))
     top, bottom = picked
     # a card half under the dealer's hand is found as its visible part: a layout built
     # from it would give that column a zone a fraction of a card's size for the whole
@@ -204,6 +230,14 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     if found is None:
         raise GeometryError("the dealt cards do not lie in two straight rows")
     homography = np.asarray(found, dtype=np.float64)
+    # ten points fit by eight parameters: a card that is not where a dealt column lies
+    # (a centre card taken for a row's fifth when a dealt card is hidden) leaves a misfit
+    # of about a row's distance; half a card's width leaves room for a sloppy deal
+    misfit = np.linalg.norm(project(homography, src) - np.array(dst, np.float32), axis=1)
+    card_width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0])
+                                  for c in top + bottom]))
+    if float(misfit.max()) > 0.5 * card_width:
+        raise GeometryError("the face-up cards do not lie as two dealt rows of five columns")
     geometry = geometry_from_homography(homography, "deal")
     zones = dict(geometry.zones)
     for i, card in enumerate(bottom):

@@ -70,3 +70,24 @@ def test_a_dealt_card_half_under_a_hand_waits_for_a_whole_view() -> None:
     with pytest.raises(GeometryError, match="only in part"):
         geometry_from_deal(partly)
 
+
+
+def test_a_card_beside_a_row_is_not_taken_for_a_column() -> None:
+    # a spit pile's card (or a back the reader took for a face) lies in line with A's
+    # row, beyond its fifth column, and nearer the row's middle line than a real column
+    scene = spit_deal_scene(FULL_DECK[:10], seed=9)
+    cards = [c for c in _dealt(scene.image) if c.face_up]
+    geometry = geometry_from_deal(cards)
+    a_row = sorted((c for c in cards if c.corners[:, 1].mean() > 360),
+                   key=lambda c: float(c.corners[:, 0].mean()))
+    pitch = a_row[1].corners.mean(axis=0) - a_row[0].corners.mean(axis=0)
+    ys = [float(c.corners[:, 1].mean()) for c in a_row]
+    middle = float(np.median(ys))
+    farthest = max(abs(y - middle) for y in ys)
+    beside = a_row[-1].corners + 1.6 * pitch
+    beside[:, 1] += middle - float(beside[:, 1].mean())  # right on the middle line
+    extra = DealtCard(beside.astype(np.float32), True)
+    assert farthest > 0  # the extra card is nearer the line than some real column
+    again = geometry_from_deal([*cards, extra])
+    for zone in ("A1", "A2", "A3", "A4", "A5"):
+        assert np.allclose(again.zones[zone], geometry.zones[zone], atol=1.0)
