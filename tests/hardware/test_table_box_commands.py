@@ -189,26 +189,35 @@ def test_run_with_a_broken_config_is_one_sentence(tmp_path: Path,
     assert err.count("\n") == 1 and "no such config file" in err
 
 
+class _NoCards:
+    """Stands in for the card model: the blank frames show nothing to read."""
+
+    def __init__(self, model_path: object = None) -> None:
+        pass
+
+    def read(self, cards: object) -> list[object]:
+        return []
+
+
+def _blank_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Three blank frames for ``--camera frames:``, a reader that sees nothing, and the
+    app's data (game records) under ``tmp_path / "data"``; returns the frames folder."""
+    monkeypatch.setattr("tablecam.reading.classifier.CardClassifier", _NoCards)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for index in range(3):
+        cv2.imwrite(str(frames / f"{index:04d}.png"), np.full((120, 160, 3), 40, np.uint8))
+    return frames
+
+
 def test_run_plays_a_recording_through_the_whole_pipeline(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """``tablecam run`` on a folder of frames with console speech and the dashboard on a
     free port: the table box reaches the composition root and the game log is kept.
     The card model is replaced by a reader that sees nothing (the frames are blank)."""
-
-    class NoCards:
-        def __init__(self, model_path: object = None) -> None:
-            pass
-
-        def read(self, cards: object) -> list[object]:
-            return []
-
-    monkeypatch.setattr("tablecam.reading.classifier.CardClassifier", NoCards)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for index in range(3):
-        cv2.imwrite(str(frames / f"{index:04d}.png"), np.full((120, 160, 3), 40, np.uint8))
+    frames = _blank_table(tmp_path, monkeypatch)
     config = tmp_path / "tablecam.toml"
     config.write_text(CONSOLE_CONFIG.split("[outputs]")[0] + '[speech]\nengine = "console"\n'
                       '[dashboard]\nhost = "127.0.0.1"\nport = 0\n')
@@ -243,24 +252,11 @@ def test_run_resumes_the_game_with_the_configs_rules_and_the_pages_settings(
 
     import tablecam.app
     from tablecam.records import GameRecords
-
-    class NoCards:
-        def __init__(self, model_path: object = None) -> None:
-            pass
-
-        def read(self, cards: object) -> list[object]:
-            return []
-
-    monkeypatch.setattr("tablecam.reading.classifier.CardClassifier", NoCards)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    frames = _blank_table(tmp_path, monkeypatch)
     logged = _golden_until_round_2()  # round 1 over, the cards not yet dealt again
     with GameRecords(tmp_path / "data" / "tablecam" / "games.sqlite3") as records:
         for event in logged:
             records.record(event, names={"A": "Ada", "B": "B"})
-    frames = tmp_path / "frames"
-    frames.mkdir()
-    for index in range(3):
-        cv2.imwrite(str(frames / f"{index:04d}.png"), np.full((120, 160, 3), 40, np.uint8))
     config = tmp_path / "tablecam.toml"
     config.write_text(CONSOLE_CONFIG.split("[outputs]")[0] + '[speech]\nengine = "console"\n'
                       '[players]\nA = "Ada"\n'
