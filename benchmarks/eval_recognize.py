@@ -49,6 +49,7 @@ import numpy.typing as npt
 from tablecam.cards import Card, Rank
 from tablecam.errors import TablecamError
 from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.recognize import RecognizedCard, recognize
 from tablecam.reading.table_reader import CardReader
 
@@ -98,19 +99,6 @@ class _Finder:
         from tablecam.reading.classifier import CardRead
 
         return [CardRead(None, 0.0, "face") for _ in cards]
-
-
-def _box(corners: npt.NDArray[np.float32]) -> tuple[float, float, float, float]:
-    return (float(corners[:, 0].min()), float(corners[:, 1].min()),
-            float(corners[:, 0].max()), float(corners[:, 1].max()))
-
-
-def _box_iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _quad_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
@@ -230,7 +218,7 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
                  for c in result.cards]
         before = tally.spurious
         matched = _score(tally, labels, cards,
-                         lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+                         lambda box, c: box_iou(box, bounding_box(c.corners)),  # type: ignore[arg-type]
                          0.5, lambda label, card: card.code == label)
         _draw_misses(misses, path.stem.split("_jpg.rf.")[0], image, labels, matched, cards,
                      before, tally)
@@ -267,7 +255,7 @@ def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
         tally.images += 1
         before = tally.spurious
         matched = _score(tally, labels, result.cards,
-                         lambda box, c: _box_iou(box, _box(c.corners)),  # type: ignore[arg-type]
+                         lambda box, c: box_iou(box, bounding_box(c.corners)),  # type: ignore[arg-type]
                          0.5, lambda label, card: card.rank == label)
         _draw_misses(misses, f"edje_{path.stem}", image, labels, matched, result.cards, before,
                      tally)

@@ -163,13 +163,6 @@ def is_calibration_photo(name: str) -> bool:
 LabelProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
 
 
-def _box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union if union > 0 else 0.0
-
-
 def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, seed: int,
              calibration: bool, label_prob: LabelProb | None = None, full: bool = False,
              ) -> dict[str, np.ndarray]:
@@ -213,22 +206,21 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
                           for c in fitted]
                 boxes = [realdata.LabelledBox(b.card, w - 1 - b.x1, b.y0, w - 1 - b.x0, b.y1)
                          for b in boxes]
-        fits = []
+        outlines = []
         found = [realdata.order_unsquashed(f.corners) for f in find_cards(image)] \
             if label_prob is not None else []
         for box, quad in zip(boxes, fitted, strict=True):
             candidates = [quad] + [
                 f for f in found
-                if _box_iou((box.x0, box.y0, box.x1, box.y1),
-                            (float(f[:, 0].min()), float(f[:, 1].min()),
-                             float(f[:, 0].max()), float(f[:, 1].max()))) >= 0.6]
+                if realdata.box_iou((box.x0, box.y0, box.x1, box.y1),
+                                    realdata.bounding_box(f)) >= 0.6]
             best = 0
             if label_prob is not None and len(candidates) > 1:
                 views = [warp_card(image, c) for c in candidates]
                 best = int(np.argmax(label_prob(views, [box.card] * len(views))))
             chosen["finder" if best else "fit"] += 1
-            fits.append((candidates[best], 0.0))
-        for box, (corners, _fit) in zip(boxes, fits, strict=True):
+            outlines.append(candidates[best])
+        for box, corners in zip(boxes, outlines, strict=True):
             card_h = float(np.linalg.norm(corners[3] - corners[0]))
             for v in range(variants):
                 quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
@@ -371,7 +363,7 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     still unknown get the averaged second looks (``classifier.tta_views``), and their
     threshold is the lowest that keeps all wrong reads together at most ``max_wrong``.
     """
-    from tablecam.reading.classifier import TTA_LOOKS, tta_views
+    from tablecam.reading.classifier import average_looks, tta_views
 
     views = data["x"]
     p_rank, p_suit, p_kind = model(np.stack([_small(v) for v in views]))
@@ -396,10 +388,8 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     wrong_first = int(np.sum(read_first & ~right))
     doubtful = is_face & ~read_first
     idx = idx[doubtful]
-    looks = len(TTA_LOOKS)
     extra = model(np.stack([_small(v) for i in idx for v in tta_views(views[i])]))
-    averaged = [np.concatenate([p[idx][:, None], e.reshape(len(idx), looks, -1)], axis=1).mean(1)
-                for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
+    averaged = [average_looks(p[idx], e) for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
     is_face2, conf2, right2 = verdict(*averaged)
     second = float(THRESHOLDS[-1])
     for t in THRESHOLDS:
@@ -448,12 +438,10 @@ def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong
     from tablecam.reading.classifier import CardClassifier, normalise
 
     reader = CardClassifier(path)
-    session = reader._session
 
     def model(pairs: np.ndarray) -> tuple[np.ndarray, ...]:
-        outs = [session.run(None, {reader._input_name: normalise(pairs[i:i + 256])})
-                for i in range(0, len(pairs), 256)]
-        return tuple(_softmax(np.concatenate([o[k] for o in outs])) for k in range(3))
+        outs = [reader.run(normalise(pairs[i:i + 256])) for i in range(0, len(pairs), 256)]
+        return tuple(np.concatenate([o[k] for o in outs]) for k in range(3))
 
     def orient(crops: list[np.ndarray]) -> float:
         return float(np.mean([r.confidence if r.kind == "face" else 0.0
@@ -475,11 +463,6 @@ def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong
         entry.key, entry.value = k, v
     onnx.save(proto, str(out))
     return stats
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return np.asarray(e / e.sum(axis=1, keepdims=True))
 
 
 def _without_decks(data: dict[str, np.ndarray], keep: list[int]) -> dict[str, np.ndarray]:

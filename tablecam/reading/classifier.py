@@ -136,6 +136,15 @@ def tta_views(view: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.uint8]]:
     return out
 
 
+def average_looks(first: npt.NDArray[np.float32], extra: npt.NDArray[np.float32],
+                  ) -> npt.NDArray[np.float32]:
+    """One head's probabilities over all looks: ``first`` (N x K, the first look of N
+    cards) and ``extra`` (N * len(TTA_LOOKS) x K, their ``tta_views`` in order), averaged."""
+    stacked = np.concatenate(
+        [first[:, None], extra.reshape(len(first), len(TTA_LOOKS), -1)], axis=1)
+    return np.asarray(stacked.mean(axis=1), dtype=np.float32)
+
+
 def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     shifted = logits - logits.max(axis=1, keepdims=True)
     e = np.exp(shifted)
@@ -222,7 +231,11 @@ class CardClassifier:
                       ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
                                  npt.NDArray[np.float32]]:
         """Soft-max of the rank, suit and kind heads for a batch of card views."""
-        batch = preprocess(cards, self.input_width, self.input_height)
+        return self.run(preprocess(cards, self.input_width, self.input_height))
+
+    def run(self, batch: npt.NDArray[np.float32],
+            ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Soft-max of the three heads for a network input (``preprocess``/``normalise``)."""
         rank, suit, kind = self._session.run(None, {self._input_name: batch})
         return (_softmax(np.asarray(rank)), _softmax(np.asarray(suit)),
                 _softmax(np.asarray(kind)))
@@ -238,17 +251,11 @@ class CardClassifier:
         doubtful = [i for i, r in enumerate(reads) if r.kind == "face" and r.card is None]
         if not doubtful:
             return reads
-        looks = len(TTA_LOOKS)
         e_rank, e_suit, e_kind = self.probabilities(
             [v for i in doubtful for v in tta_views(np.asarray(cards[i]))])
-        def averaged(first: npt.NDArray[np.float32], extra: npt.NDArray[np.float32],
-                     ) -> npt.NDArray[np.float32]:
-            stacked = np.concatenate(
-                [first[doubtful][:, None], extra.reshape(len(doubtful), looks, -1)], axis=1)
-            return np.asarray(stacked.mean(axis=1), dtype=np.float32)
-
-        again = judge(averaged(p_rank, e_rank), averaged(p_suit, e_suit),
-                      averaged(p_kind, e_kind), self.tta_threshold)
+        again = judge(average_looks(p_rank[doubtful], e_rank),
+                      average_looks(p_suit[doubtful], e_suit),
+                      average_looks(p_kind[doubtful], e_kind), self.tta_threshold)
         for i, read in zip(doubtful, again, strict=True):
             reads[i] = read
         return reads

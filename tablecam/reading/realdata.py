@@ -80,6 +80,23 @@ class RealCrop:
     photo: str
 
 
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def box_iou(a: Box, b: Box) -> float:
+    """Intersection over union of two axis-aligned boxes."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def bounding_box(corners: npt.NDArray[np.float32]) -> Box:
+    """The axis-aligned box around a quad's corners."""
+    return (float(corners[:, 0].min()), float(corners[:, 1].min()),
+            float(corners[:, 0].max()), float(corners[:, 1].max()))
+
+
 def read_labels(label_path: Path, width: int, height: int) -> list[LabelledBox]:
     """Parse one YOLO label file into boxes in pixels."""
     boxes = []
