@@ -989,12 +989,14 @@ def _side_moves(reach: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.flo
     return o1, o2, t, shift
 
 
-def _refine_side_lines(gray: npt.NDArray[np.uint8], quad: Quad, reach: int) -> Quad:
+def _refine_side_lines(gray: npt.NDArray[np.uint8], quad: Quad, reach: int,
+                       edge_map: npt.NDArray[np.uint8] | None = None) -> Quad:
     """Fit a rough quad to the card's edges in a full-resolution grey image.
 
     Each side's two ends move by up to ``reach`` pixels (across the side) to where the
     line between them runs along most edge pixels; the corners are the intersections
-    of the moved sides.  The edges are found in a crop around the card only.
+    of the moved sides.  The edges are found in a crop around the card only, unless
+    ``edge_map`` (the whole image's, as found here) is given for fitting many quads.
     """
     x0, y0 = np.floor(quad.min(axis=0)).astype(int) - reach - 2
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + reach + 3
@@ -1002,8 +1004,11 @@ def _refine_side_lines(gray: npt.NDArray[np.uint8], quad: Quad, reach: int) -> Q
     x1, y1 = min(int(x1), gray.shape[1]), min(int(y1), gray.shape[0])
     if x1 - x0 < 8 or y1 - y0 < 8:
         return quad
-    crop = cv2.GaussianBlur(gray[y0:y1, x0:x1], (3, 3), 0)
-    edges = cv2.dilate(cv2.Canny(crop, 20, 60), np.ones((3, 3), np.uint8))
+    if edge_map is None:
+        crop = cv2.GaussianBlur(gray[y0:y1, x0:x1], (3, 3), 0)
+        edges = cv2.dilate(cv2.Canny(crop, 20, 60), np.ones((3, 3), np.uint8))
+    else:
+        edges = edge_map[y0:y1, x0:x1]
     local = quad.astype(np.float64) - [x0, y0]
     starts, ends = local, np.roll(local, -1, axis=0)
     units = (ends - starts) / np.maximum(np.linalg.norm(ends - starts, axis=1), 1e-6)[:, None]
@@ -1041,6 +1046,121 @@ def _paper_inside(image: npt.NDArray[np.uint8], quad: Quad) -> bool:
     white = hsv[0, :, 2].astype(np.int16) - hsv[0, :, 1].astype(np.int16)
     paper = white > max(float(np.percentile(white, 90)) - 60, 40)
     return float(paper.mean()) > 0.35
+
+
+#: A pile's top card: the least share of any of its four sides that must lie on edges
+#: (the cards below it are cut by it, so only the top card shows four whole sides) ...
+TOP_SIDE_SUPPORT: Final = 0.8
+#: ... tried at these long-over-short ratios (poker 1.40 to bridge 1.56, seen in
+#: perspective) and these shares of the pile's expected card width, then fitted.
+TOP_ASPECTS: Final = (1.36, 1.48)
+TOP_SCALES: Final = (0.97, 1.04)
+#: How many of the best-supported rough outlines are fitted to the edges.
+TOP_FITTED: Final = 8
+
+
+def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard | None:
+    """The top card of a messy pile: the card-sized outline whose four sides all lie on
+    edges, or None.
+
+    Cards slapped onto a pile lie offset and turned over each other, so the regions
+    ``find_cards`` sees merge the top card with what sticks out below it.  Here the
+    card's size is known (``card_width``, its short side in pixels): every straight
+    edge segment, taken as one side of a card starting at either of its ends, gives a
+    rough card-sized outline; the best supported are fitted to the edges, and the top
+    card is the one whose four sides are whole edges (the sides of the cards below are
+    cut where the top card covers them).  ``image`` is best a crop around the pile (BGR).
+    """
+    if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
+        return None
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    smooth = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), np.uint8)
+    canny = cv2.Canny(smooth, 20, 60)
+    tight = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
+    # a rough outline is a few pixels off the card's sides: judge it with a wider band
+    loose = np.asarray(cv2.dilate(canny, np.ones((7, 7), np.uint8)), np.uint8)
+    longest = card_width * max(TOP_ASPECTS) * max(TOP_SCALES) * 1.15
+    # straight segments at half size when the card stays 24 pixels wide (quicker)
+    shrink = 2 if card_width >= 48 else 1
+    small = smooth if shrink == 1 else np.asarray(cv2.resize(
+        smooth, (smooth.shape[1] // 2, smooth.shape[0] // 2), interpolation=cv2.INTER_AREA),
+        np.uint8)
+    segs = _segments(small, 0.3 * card_width / shrink, longest / shrink)[:60] * shrink
+    if len(segs) == 0:
+        return None
+    quads = _side_hypotheses(segs, card_width)
+    if len(quads) == 0:
+        return None
+    support = _sides_on_edges(quads, loose)
+    worst = support.min(axis=1)
+    order = np.lexsort((-support.mean(axis=1), -worst))
+    best: tuple[float, float, Quad] | None = None
+    reach = max(3, int(round(0.07 * card_width)))
+    tried: list[npt.NDArray[np.float32]] = []
+    for k in order:
+        if worst[k] < 0.6 or len(tried) >= TOP_FITTED:
+            break
+        centre = quads[k].mean(axis=0)
+        if any(float(np.linalg.norm(centre - c)) < 0.1 * card_width for c in tried):
+            continue  # much the same outline as one fitted already
+        tried.append(centre)
+        quad = _refine_side_lines(gray, quads[k], reach, tight)
+        short, long = _sides(quad)
+        if not (0.85 * card_width <= short <= 1.15 * card_width
+                and MIN_ASPECT <= long / max(short, 1e-6) <= MAX_ASPECT):
+            continue
+        sides = _sides_on_edges(quad[None], tight)[0]
+        value = (float(sides.min()), float(sides.mean()))
+        if best is None or value > best[:2]:
+            best = (*value, quad)
+            if value[0] >= 0.95:
+                break  # four whole sides: no other outline can do better
+    if best is None or best[0] < TOP_SIDE_SUPPORT:
+        return None
+    outline = order_corners(best[2])
+    return FoundCard(outline, round(best[1], 4), False, _looks_face_up(image, outline))
+
+
+def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float) -> npt.NDArray[np.float32]:
+    """Card-sized quads (N x 4 x 2) with one side along a segment, from either of its
+    ends, on either side of it, the segment taken as a short or a long side."""
+    p1, p2 = segs[:, :2].astype(np.float64), segs[:, 2:].astype(np.float64)
+    length = np.maximum(np.linalg.norm(p2 - p1, axis=1), 1e-6)
+    u = (p2 - p1) / length[:, None]
+    n = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    quads = []
+    for scale in TOP_SCALES:
+        for aspect in TOP_ASPECTS:
+            w, h = card_width * scale, card_width * scale * aspect
+            for along, across in ((w, h), (h, w)):
+                fits = (length <= 1.15 * along) & (length >= 0.3 * along)
+                if not fits.any():
+                    continue
+                for start in (p1[fits], p2[fits] - u[fits] * along):
+                    for sign in (1.0, -1.0):
+                        a = start
+                        b = start + u[fits] * along
+                        c = b + sign * n[fits] * across
+                        d = a + sign * n[fits] * across
+                        quads.append(np.stack([a, b, c, d], axis=1))
+    if not quads:
+        return np.zeros((0, 4, 2), np.float32)
+    return np.concatenate(quads).astype(np.float32)
+
+
+def _sides_on_edges(quads: npt.NDArray[np.float32], edges: npt.NDArray[np.uint8]
+                    ) -> npt.NDArray[np.float64]:
+    """Per quad and side (N x 4), the share of points along the side (corners left
+    out) on an edge; points outside the image count as none."""
+    t = np.linspace(0.1, 0.9, 20)
+    ends = np.roll(quads, -1, axis=1)
+    points = quads[:, :, None, :] + (ends - quads)[:, :, None, :] * t[None, None, :, None]
+    xs = np.rint(points[..., 0]).astype(np.intp)
+    ys = np.rint(points[..., 1]).astype(np.intp)
+    inside = (xs >= 0) & (ys >= 0) & (xs < edges.shape[1]) & (ys < edges.shape[0])
+    hits = np.zeros(xs.shape, bool)
+    hits[inside] = edges[ys[inside], xs[inside]] > 0
+    return np.asarray(hits.mean(axis=2), np.float64)
 
 
 def find_cards_quick(image: npt.NDArray[np.uint8], *, min_width: float,

@@ -35,12 +35,13 @@ from tablecam.cards import Card
 from tablecam.geometry import (
     DealtCard,
     GeometryError,
+    LayoutMisfitError,
     TableGeometry,
     ZoneId,
     geometry_from_deal,
 )
 from tablecam.geometry.mat import MatDetection, find_mat
-from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick
+from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick, find_pile_top
 from tablecam.reading.warp import order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
@@ -56,8 +57,17 @@ PIXEL_CHANGE: Final = 24.0
 COVER_FRACTION: Final = 0.2
 #: Thumbnail pixels across one card width.
 THUMB_PER_CARD: Final = 16
+#: The centre piles, where cards land offset and turned over each other.
+PILE_ZONES: Final = frozenset({"left", "right"})
 #: While a new deal is awaited with the old geometry in use, look for it every n frames.
 RELOCATE_EVERY: Final = 5
+#: Seconds a dealt layout that does not fit two rows of five columns is refused before
+#: the best-fitting one is taken anyway: a deck whose backs the reader takes for faces,
+#: or a sloppy deal, must not leave the table without zones for the whole round.
+MISFIT_PATIENCE_S: Final = 1.0
+#: Seconds after taking such a layout that a fitting one is still looked for (the hand
+#: that hid a dealt card may only have been slow to leave).
+MISFIT_LOOK_ON_S: Final = 10.0
 
 
 class _Read(Protocol):
@@ -150,12 +160,18 @@ class TableReader:
         self._table_colour: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
         self._frames = 0
+        # (when first seen, latest) layout refused only for not fitting a deal
+        self._misfit: tuple[float, TableGeometry] | None = None
+        # while a layout that did not fit is in use: until when a fitting one is sought
+        self._provisional_until: float | None = None
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = geometry
         self._relocating = False
         self._memory = {}
         self._table_colour = None
+        self._misfit = None
+        self._provisional_until = None
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -163,6 +179,26 @@ class TableReader:
         The current geometry stays in use until a full deal is seen.
         """
         self._relocating = True
+        self._misfit = None
+        self._provisional_until = None
+
+    def _deal_layout(self, t: float, seen: Sequence[SeenCard]) -> TableGeometry | None:
+        """The layout of a deal among ``seen``, or None when it is no deal.
+
+        A layout refused only because its rows do not fit a dealt layout is remembered,
+        and once such layouts have been seen for ``MISFIT_PATIENCE_S`` with no better
+        one, the latest is taken (by ``read``, for a while only until a fitting one).
+        """
+        try:
+            return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+        except LayoutMisfitError as misfit:
+            if self._provisional_until is not None:
+                return None  # one is in use already: only a fitting layout replaces it
+            first = t if self._misfit is None else self._misfit[0]
+            self._misfit = (first, misfit.layout)
+            return None
+        except GeometryError:
+            return None
 
     def read(self, frame: Frame) -> TableReading:
         """Read one frame."""
@@ -178,7 +214,7 @@ class TableReader:
             quick = find_cards_quick(image, min_width=smallest)
             if quick is not None and len(quick) >= 10:  # a deal shows ten face-up cards
                 seen = read_cards(image, quick, self.classifier)
-                dealt = _deal_geometry(seen)
+                dealt = self._deal_layout(frame.t, seen)
             mat = _find_mat_quickly(image) if dealt is None and self.use_mat else None
             if mat is not None:
                 self._use_geometry(mat.geometry)
@@ -186,14 +222,22 @@ class TableReader:
                 if dealt is None:
                     seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
                                       self.classifier)
-                    dealt = _deal_geometry(seen)
-                if dealt is None:
-                    if self.geometry is None:
-                        self._frames += 1
-                        return TableReading(frame.t, {}, seen, None)
-                else:
+                    dealt = self._deal_layout(frame.t, seen)
+                if dealt is not None:
                     self._use_geometry(dealt)
                     fresh = seen
+                elif self._misfit is not None and frame.t - self._misfit[0] >= MISFIT_PATIENCE_S:
+                    # no fitting layout came: take the best-fitting one seen (the last),
+                    # and go on looking for a fitting one for a while
+                    self._use_geometry(self._misfit[1])
+                    self._relocating = True
+                    self._provisional_until = frame.t + MISFIT_LOOK_ON_S
+                elif self.geometry is None:
+                    self._frames += 1
+                    return TableReading(frame.t, {}, seen, None)
+            if self._provisional_until is not None and frame.t > self._provisional_until:
+                self._relocating = False  # the layout in use stays for the round
+                self._provisional_until = None
         self._frames += 1
         geometry = self.geometry
         assert geometry is not None
@@ -264,22 +308,27 @@ class TableReader:
             self._memory[zone].crop = crop.copy()
             offset = np.array([x0, y0], np.float32)
             cards = []
-            arrived = None
+            arrived = None  # the outline of a card that just arrived, from what changed
             if before is not None and before.shape == crop.shape:
                 arrived = _arrived_card(before, crop, geometry.card_width)
                 if arrived is not None and geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
                     cards.append(FoundCard(arrived + offset, 1.0, False, True))
                 else:
                     arrived = None
+            if arrived is None and zone in PILE_ZONES:
+                # the finder's regions merge a pile's top card with what sticks out
+                # below it: the top card is the one showing four whole sides, and
+                # the cards below it matter no more (nor the finder's time).  A pile's
+                # top shows a face; an outline of no paper is left to the finder.
+                top = find_pile_top(crop, geometry.card_width)
+                if (top is not None and top.face_up
+                        and _belongs(geometry, zone, top.corners + offset)):
+                    found_by_zone[zone] = [
+                        FoundCard(top.corners + offset, top.score, False, top.face_up)]
+                    continue
             for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width):
                 corners = f.corners + offset
-                centre = corners.mean(axis=0)
-                where = geometry.zone_at(centre)
-                # a card just outside every zone belongs to the zone it overlaps most
-                # (piles creep; the spit zones are extrapolated)
-                if where is None and _overlap_share(corners, geometry.zones[zone]) >= 0.3:
-                    where = zone
-                if where != zone:
+                if not _belongs(geometry, zone, corners):
                     continue
                 under = f.covered
                 if arrived is not None:
@@ -366,14 +415,6 @@ class TableReader:
         return float((distance[inside] > 45).mean())
 
 
-def _deal_geometry(seen: Sequence[SeenCard]) -> TableGeometry | None:
-    """The table geometry from the cards of a dealt layout, or None when it is no deal."""
-    try:
-        return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
-    except GeometryError:
-        return None
-
-
 def _find_mat_quickly(image: npt.NDArray[np.uint8]) -> MatDetection | None:
     """``find_mat``, after a cheap look at half size: most frames show no mat."""
     height, width = image.shape[:2]
@@ -382,6 +423,16 @@ def _find_mat_quickly(image: npt.NDArray[np.uint8]) -> MatDetection | None:
         if find_mat(np.asarray(half, np.uint8)) is None:
             return None
     return find_mat(image)
+
+
+def _belongs(geometry: TableGeometry, zone: ZoneId, corners: npt.NDArray[np.float32]) -> bool:
+    """Whether a card outline found around ``zone`` lies in it: its centre is in the
+    zone, or in no zone while it overlaps this one by a third (piles creep; the spit
+    zones are extrapolated)."""
+    where = geometry.zone_at(corners.mean(axis=0))
+    if where is None and _overlap_share(corners, geometry.zones[zone]) >= 0.3:
+        where = zone
+    return where == zone
 
 
 def _overlap_share(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
