@@ -13,6 +13,7 @@ frame skips that frame, and the referee answers presses at the wrong time in wor
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,10 +23,10 @@ from typing import Any, Protocol
 from tablecam.announce import Announcer
 from tablecam.capture import Frame, FrameSource
 from tablecam.errors import TablecamError
-from tablecam.events import AnyEvent, Move, Play, event_from_dict, event_to_dict
+from tablecam.events import AnyEvent, Move, Play, Takeback, event_from_dict, event_to_dict
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee
-from tablecam.tracking import Identified, PileIdentified, Tracked, Tracker, Unsure
+from tablecam.tracking import Identified, PileIdentified, Relaid, Tracked, Tracker, Unsure
 from tablecam.tracking.tracker import TableReadingLike
 
 #: A gap in the frames longer than this is said aloud when the camera comes back.
@@ -276,6 +277,13 @@ def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = No
             calls += referee.identify(item.t, item.player, item.column, item.card)
         elif isinstance(item, PileIdentified):
             calls += referee.identify_pile_top(item.t, item.pile, item.card)
+        elif isinstance(item, Relaid):
+            # Our own mistake put the card on the other pile: said as a correction.
+            card = item.play.card.code if item.play.card is not None else "the card"
+            said = f"Correction: {card} went onto the {item.play.pile} pile, not the {item.takeback.pile}."
+            calls += [dataclasses.replace(call, say=said) if isinstance(call.event, Takeback) else call
+                      for call in referee.observe(item.takeback)]
+            calls += referee.observe(item.play, firm=False)
         elif tracker is not None and isinstance(item, Play | Move):
             calls += referee.observe(item, firm=any(item is seen for seen in tracker.firm))
         else:

@@ -4,9 +4,10 @@ from tablecam.tracking.tracker import (
     COLUMN_ZONES,
     Identified,
     PileIdentified,
+    Relaid,
     Tracked,
     Tracker,
     Unsure,
 )
 
-__all__ = ["COLUMN_ZONES", "Identified", "PileIdentified", "Tracked", "Tracker", "Unsure"]
+__all__ = ["COLUMN_ZONES", "Identified", "PileIdentified", "Relaid", "Tracked", "Tracker", "Unsure"]

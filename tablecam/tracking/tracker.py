@@ -94,7 +94,18 @@ class PileIdentified:
     card: Card
 
 
-Tracked = AnyEvent | Unsure | Identified | PileIdentified
+@dataclass(frozen=True, slots=True)
+class Relaid:
+    """A card reported onto one pile unread has been read on the other pile: it was put
+    there.  ``takeback`` takes it off the wrong pile, ``play`` lays it on the right one
+    (said as a correction, not a collision)."""
+
+    t: float
+    takeback: Takeback
+    play: Play
+
+
+Tracked = AnyEvent | Unsure | Identified | PileIdentified | Relaid
 ZoneValue = tuple[str, Card | None]  # (state, card)
 
 
@@ -125,6 +136,8 @@ class _Zone:
     read_at_last: bool = False
     #: no hand (or camera gap) hid the zone between the value before and the accepted one
     untouched: bool = False
+    #: when a fresh look at a pile last showed an unread card landed (``_resolve``)
+    unread_look: float = -1e9
 
 
 @dataclass(slots=True)
@@ -192,6 +205,7 @@ class Tracker:
         self._last_t = 0.0
         self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
         self._located_cache: dict[Card, str] | None = None
+        self._reread: set[str] = set()  # zones the reader read afresh in this frame
         #: An unreadable face is named after its likeliest *possible* card when the
         #: reader gives that card at least ``candidate_floor`` and ``candidate_margin``
         #: times the next possible one (``deal_floor`` at the deal, where few cards
@@ -226,6 +240,7 @@ class Tracker:
         gap = t - self._last_t > 0.5
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
+        self._reread = reread
         self._located_cache = None
         self.firm = []
         for name, obs in reading.zones.items():
@@ -378,7 +393,25 @@ class Tracker:
                     and not self._unknown_hands and not self.spit_expected):
                 return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
-        return self._best_possible(candidates, possible, floor)
+        best = self._best_possible(candidates, possible, floor)
+        if (name in PILES and possible is not None and accepted is not None and best in (accepted, None)
+                and self._looked_since_hand(name, zone) and _likeliest_face(candidates) != accepted
+                and self._awaited(name)):
+            # The reader, looking afresh after a hand, no longer likes the known top best
+            # while a card in a hand fits it: that card landed, though the reader cannot
+            # name it (``_pile_arrival`` takes it from the hand).
+            zone.unread_look = self._last_t
+            return None
+        if (name in PILES and zone.accepted == ("face_up", None) and zone.unread_look >= zone.accepted_at - 1.0
+                and name not in self._reread and zone.last_read <= zone.unread_look):
+            # The same look, a frame later, is still that unread card (not the old top,
+            # which would be a takeback).
+            return None
+        return best
+
+    def _looked_since_hand(self, name: str, zone: _Zone) -> bool:
+        """Has the reader read zone ``name`` afresh since a hand was last over it?"""
+        return name in self._reread or zone.last_read > zone.last_hidden
 
     def _best_possible(self, candidates: tuple[tuple[Card, float], ...], possible: set[Card] | None,
                        floor: float) -> Card | None:
@@ -816,7 +849,7 @@ class Tracker:
                     return under + self._play(t, owner, place, card, pile, firm=whole and not under)
                 return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
-                return []
+                return self._relay(t, pile, card)
             if not self.spit_expected and zone is not None and zone.untouched and cards:
                 return []  # a never-seen card with no hand over the pile: the top misread
             if not self.spit_expected:
@@ -860,6 +893,25 @@ class Tracker:
             self._spit_feeders = max(self.spit_feeders or 0, seen) or 2
         self._pending_spit[pile] = card
         return []
+
+    def _relay(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
+        """``card``, named here by the reader, is the top of the other pile, where it was
+        put without being read: it was laid here instead (a wrong guess of the pile)."""
+        other: Pile = "right" if pile == "left" else "left"
+        wrong, cards = self._r.pile_cards[other], self._r.pile_cards[pile]
+        zone = self._zones.get(pile)
+        source = self._r.played_from.get(card)
+        if (source is None or not wrong or wrong[-1] != card or card in self._r.named_on_pile
+                or zone is None or zone.accepted_named < self.stable_frames
+                or (cards and cards[-1] is not None and not card.fits_on(cards[-1]))):
+            return []
+        wrong.pop()
+        seat, column = source
+        takeback = Takeback(t, self.round, seat, card, other)
+        played = self._play(t, seat, column, card, pile)
+        play = played[0]
+        assert isinstance(play, Play)
+        return [Relaid(t, takeback, play), *played[1:]]
 
     def _likeliest(self, evidence: Mapping[Card, float], below: Card | None) -> Card | None:
         """The card an unnamed column top was, from its reads, among the unplaced cards

@@ -11,7 +11,18 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.cards import Card
-from tablecam.events import Button, Deal, Illegal, Move, Play, Reveal, Spit, Stall, read_events
+from tablecam.events import (
+    Button,
+    Deal,
+    Illegal,
+    Move,
+    Play,
+    Reveal,
+    Spit,
+    Stall,
+    Takeback,
+    read_events,
+)
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Referee
 from tablecam.referee.referee import Call, RefereeRules
@@ -299,3 +310,69 @@ def test_a_never_seen_card_read_on_a_pile_no_hand_came_near_is_a_misread_not_a_s
     calls = refereed(frames)
     landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
     assert len(landed) == 1 and isinstance(landed[0], Spit)
+
+
+def refereed_looks(frames: list[tuple[float, dict[str, str], tuple[str, ...]]]) -> list[Call]:
+    """Like ``refereed``, with the zones the reader looked at afresh given per frame."""
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}, looked)
+                for t, zones, looked in frames]
+    calls, _ = referee_readings(readings, [], Referee(RefereeRules(first_round_cards=5)))
+    return calls
+
+
+def dealt_then(right: str, frames: list[tuple[float, dict[str, str], tuple[str, ...]]],
+               ) -> list[Call]:
+    """Deal (A: 7C, 9D over a face-down card), spit 8H / ``right``, then ``frames``."""
+    base = dict(BASE, left="empty", right="empty")
+    start = [(i / 30, base, ()) for i in range(6)]
+    start += [(i / 30, dict(base, left="8H", right=right), ("left", "right") if i == 6 else ())
+              for i in range(6, 16)]
+    return refereed_looks(start + frames)
+
+
+def test_an_unread_card_landing_on_a_pile_that_a_card_in_a_hand_fits_is_reported_at_once() -> None:
+    """9D leaves A's column 2 and lands on the 8H; the reader, looking at the pile afresh,
+    no longer likes 8H best but cannot name 9D: 9D is reported on the first frames, not
+    held back until it leaves the one-pile rule's 0.7 s, and no takeback follows."""
+    base = dict(BASE, left="empty", right="2S")
+    frames = [(i / 30, dict(base, A2="covered", left="covered"), ()) for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?8S:0.55,8H:0.37,9D:0.02"),
+                ("left",) if i == 19 else ()) for i in range(19, 60)]
+    calls = dealt_then("2S", frames)
+    events = [call.event for call in calls if isinstance(call.event, Play | Takeback)]
+    assert events == [Play(events[0].t, 1, "A", c("9D"), "left", 2)]
+    assert events[0].t <= 22 / 30
+
+
+def test_a_pile_read_that_still_likes_its_top_best_after_a_hand_is_no_landing() -> None:
+    """The same, but the fresh look still likes the 8H best: the hand passed (9D went on
+    to the other pile, read there)."""
+    base = dict(BASE, left="empty", right="10S")
+    frames = [(i / 30, dict(base, A2="covered", left="covered", right="covered"), ())
+              for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?8H:0.55,8S:0.37", right="covered"),
+                ("left",) if i == 19 else ()) for i in range(19, 24)]
+    frames += [(i / 30, dict(base, A2="down", left="?8H:0.55,8S:0.37", right="9D"),
+                ("right",) if i == 24 else ()) for i in range(24, 60)]
+    calls = dealt_then("10S", frames)
+    events = [call.event for call in calls if isinstance(call.event, Play | Takeback)]
+    assert events == [Play(events[0].t, 1, "A", c("9D"), "right", 2)]
+
+
+def test_a_card_put_on_the_wrong_pile_unread_is_moved_when_read_on_the_other() -> None:
+    """9D fits both the 8H and the 10S; the left pile, looked at afresh, seems changed and
+    9D is put there; then the right pile names 9D itself: it lay there.  Said as a
+    correction, and the right pile holds it."""
+    base = dict(BASE, left="empty", right="10S")
+    frames = [(i / 30, dict(base, A2="covered", left="covered", right="covered"), ())
+              for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?8S:0.55,8H:0.37", right="covered"),
+                ("left",) if i == 19 else ()) for i in range(19, 26)]
+    frames += [(i / 30, dict(base, A2="down", left="?8S:0.55,8H:0.37", right="9D"),
+                ("right",) if i == 26 else ()) for i in range(26, 60)]
+    calls = dealt_then("10S", frames)
+    events = [call.event for call in calls if isinstance(call.event, Play | Takeback)]
+    assert [(type(e).__name__, e.card, e.pile) for e in events] == [
+        ("Play", c("9D"), "left"), ("Takeback", c("9D"), "left"), ("Play", c("9D"), "right")]
+    assert "Correction: 9D went onto the right pile, not the left." in [call.say for call in calls]
+    assert not any(call.say and "Collision" in call.say for call in calls)
