@@ -84,6 +84,18 @@ class GeometryError(TablecamError):
     """The table layout could not be found in an image."""
 
 
+class LayoutMisfitError(GeometryError):
+    """Two rows of five whole face-up cards are in view, but they do not lie as dealt.
+
+    ``layout`` is the geometry the best-fitting choice of rows would give: a caller that
+    keeps seeing only this layout may take it rather than stay without zones.
+    """
+
+    def __init__(self, message: str, layout: TableGeometry) -> None:
+        super().__init__(message)
+        self.layout = layout
+
+
 @dataclass(frozen=True, eq=False)
 class TableGeometry:
     """Every zone's outline in image pixels.
@@ -156,39 +168,71 @@ class DealtCard:
     face_up: bool
 
 
-def _five_columns(row: Sequence[DealtCard]) -> list[DealtCard]:
-    """The five cards of a row that lie most like five dealt columns, left to right.
+def _five_columns(row: Sequence[DealtCard], keep: int = 3) -> list[tuple[float, list[DealtCard]]]:
+    """The choices of five cards of a row that lie most like five dealt columns.
 
     A row can hold more than five face-up outlines (a spit pile's card beside it, a
-    centre card close by): of the seven nearest the row's middle line, the five kept are
-    the ones most evenly spaced along a straight line, so a card beyond the columns
-    (a wider gap) or off the line is left out.
+    centre card close by): of the seven nearest the row's middle line, choices of five
+    are scored by how unevenly spaced along a straight line they lie (0 for perfect), so
+    a card beyond the columns (a wider gap) or off the line scores worse.  Returns the
+    ``keep`` best as (score, cards left to right), best first.
     """
     ys = np.array([c.corners.mean(axis=0)[1] for c in row])
     near = [row[i] for i in np.argsort(np.abs(ys - np.median(ys)))[:7]]
     near.sort(key=lambda c: float(c.corners[:, 0].mean()))
     if len(near) == 5:
-        return near
+        return [(0.0, near)]
     width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in near]))
-    best: tuple[float, list[DealtCard]] | None = None
+    scored: list[tuple[float, list[DealtCard]]] = []
     for chosen in itertools.combinations(near, 5):
         centres = np.array([c.corners.mean(axis=0) for c in chosen], dtype=np.float64)
         gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
         line = np.polyfit(centres[:, 0], centres[:, 1], 1)
         off_line = float(np.abs(np.polyval(line, centres[:, 0]) - centres[:, 1]).max())
         cost = float(gaps.std() / max(float(gaps.mean()), 1e-6)) + off_line / max(width, 1e-6)
-        if best is None or cost < best[0]:
-            best = (cost, list(chosen))
-    assert best is not None
-    return best[1]
+        scored.append((cost, list(chosen)))
+    scored.sort(key=lambda pair: pair[0])
+    return scored[:keep]
+
+
+def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
+              ) -> tuple[npt.NDArray[np.float64], float, float] | None:
+    """The homography from the layout to a choice of rows, its largest misfit and the two
+    rows' offset along their own direction, both in card widths (None: no homography).
+
+    Ten points fit by eight parameters: a card that is not where a dealt column lies (a
+    centre card taken for a row's fifth when a dealt card is hidden) leaves a misfit of
+    about a row's distance.  Players face each other across the table, so their middle
+    columns lie opposite: a row chosen one column off (a spit card at one end taken for a
+    column) fits by a shear, and shows as an offset of about a column's pitch.
+    """
+    src, dst = [], []
+    for i, card in enumerate(bottom):
+        src.append([LAYOUT[f"A{i + 1}"].x, LAYOUT[f"A{i + 1}"].y])
+        dst.append(card.corners.mean(axis=0))
+    for i, card in enumerate(top):
+        src.append([LAYOUT[f"B{5 - i}"].x, LAYOUT[f"B{5 - i}"].y])
+        dst.append(card.corners.mean(axis=0))
+    found, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), 0)
+    if found is None:
+        return None
+    homography = np.asarray(found, dtype=np.float64)
+    card_width = max(float(np.median([np.linalg.norm(c.corners[1] - c.corners[0])
+                                      for c in top + bottom])), 1e-6)
+    misfit = np.linalg.norm(project(homography, src) - np.array(dst, np.float32), axis=1)
+    along = np.array(dst[4], np.float64) - np.array(dst[0], np.float64)
+    along /= max(float(np.linalg.norm(along)), 1e-6)
+    offset = abs(float(np.dot(np.array(dst[2], np.float64) - np.array(dst[7], np.float64), along)))
+    return homography, float(misfit.max()) / card_width, offset / card_width
 
 
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     """The zones from the cards as they lie just after a full deal.
 
     Needs two rows of five face-up cards (A's at the bottom of the image, B's at the
-    top); raises GeometryError otherwise.  Face-down cards beside a row, beyond its
-    columns, move that player's spit zone onto them.
+    top); raises GeometryError otherwise, LayoutMisfitError (with the layout they would
+    give) when the rows are there but do not fit a dealt layout.  Face-down cards
+    beside a row, beyond its columns, move that player's spit zone onto them.
     """
     up = [c for c in cards if c.face_up]
     if len(up) < 10:
@@ -200,14 +244,26 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     gaps = np.diff(centres[order, 1])
     split = int(np.argmax(gaps)) + 1
     rows = [[up[i] for i in order[:split]], [up[i] for i in order[split:]]]
-    picked: list[list[DealtCard]] = []
+    choices: list[list[tuple[float, list[DealtCard]]]] = []
     for row in rows:
         if len(row) < 5:
             raise GeometryError(
                 "the dealt layout needs five face-up cards in each player's row; "
                 f"one row has {len(row)}")
-        picked.append(_five_columns(row))
-    top, bottom = picked
+        choices.append(_five_columns(row))
+    # the two rows' choices together: evenly spaced, fitting a dealt layout, facing
+    best: tuple[float, list[DealtCard], list[DealtCard], npt.NDArray[np.float64], float] | None = None
+    for (top_cost, top_cards), (bottom_cost, bottom_cards) in itertools.product(*choices):
+        fit = _deal_fit(top_cards, bottom_cards)
+        if fit is None:
+            continue
+        homography, misfit, offset = fit
+        cost = top_cost + bottom_cost + misfit + 0.5 * offset
+        if best is None or cost < best[0]:
+            best = (cost, top_cards, bottom_cards, homography, misfit)
+    if best is None:
+        raise GeometryError("the dealt cards do not lie in two straight rows")
+    _, top, bottom, homography, misfit = best
     # a card half under the dealer's hand is found as its visible part: a layout built
     # from it would give that column a zone a fraction of a card's size for the whole
     # round, so wait for a frame where every dealt card shows whole (judged within its
@@ -219,25 +275,6 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
             raise GeometryError(
                 "a dealt card shows only in part (covered, or still being laid down); "
                 "the layout needs all ten whole")
-    src, dst = [], []
-    for i, card in enumerate(bottom):
-        src.append([LAYOUT[f"A{i + 1}"].x, LAYOUT[f"A{i + 1}"].y])
-        dst.append(card.corners.mean(axis=0))
-    for i, card in enumerate(top):
-        src.append([LAYOUT[f"B{5 - i}"].x, LAYOUT[f"B{5 - i}"].y])
-        dst.append(card.corners.mean(axis=0))
-    found, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), 0)
-    if found is None:
-        raise GeometryError("the dealt cards do not lie in two straight rows")
-    homography = np.asarray(found, dtype=np.float64)
-    # ten points fit by eight parameters: a card that is not where a dealt column lies
-    # (a centre card taken for a row's fifth when a dealt card is hidden) leaves a misfit
-    # of about a row's distance; half a card's width leaves room for a sloppy deal
-    misfit = np.linalg.norm(project(homography, src) - np.array(dst, np.float32), axis=1)
-    card_width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0])
-                                  for c in top + bottom]))
-    if float(misfit.max()) > 0.5 * card_width:
-        raise GeometryError("the face-up cards do not lie as two dealt rows of five columns")
     geometry = geometry_from_homography(homography, "deal")
     zones = dict(geometry.zones)
     for i, card in enumerate(bottom):
@@ -258,4 +295,9 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
             if float(np.linalg.norm(quad.mean(axis=0) - centre)) < reach:
                 zones[spit] = _grow_quad(card.corners, 1.2, 1.15)
     widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
-    return TableGeometry(zones, homography, float(np.median(widths)), "deal")
+    layout = TableGeometry(zones, homography, float(np.median(widths)), "deal")
+    # half a card's width of misfit leaves room for a sloppy deal
+    if misfit > 0.5:
+        raise LayoutMisfitError(
+            "the face-up cards do not lie as two dealt rows of five columns", layout)
+    return layout

@@ -35,6 +35,7 @@ from tablecam.cards import Card
 from tablecam.geometry import (
     DealtCard,
     GeometryError,
+    LayoutMisfitError,
     TableGeometry,
     ZoneId,
     geometry_from_deal,
@@ -60,6 +61,13 @@ THUMB_PER_CARD: Final = 16
 PILE_ZONES: Final = frozenset({"left", "right"})
 #: While a new deal is awaited with the old geometry in use, look for it every n frames.
 RELOCATE_EVERY: Final = 5
+#: Seconds a dealt layout that does not fit two rows of five columns is refused before
+#: the best-fitting one is taken anyway: a deck whose backs the reader takes for faces,
+#: or a sloppy deal, must not leave the table without zones for the whole round.
+MISFIT_PATIENCE_S: Final = 1.0
+#: Seconds after taking such a layout that a fitting one is still looked for (the hand
+#: that hid a dealt card may only have been slow to leave).
+MISFIT_LOOK_ON_S: Final = 10.0
 
 
 class _Read(Protocol):
@@ -152,12 +160,18 @@ class TableReader:
         self._table_colour: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
         self._frames = 0
+        # (when first seen, latest) layout refused only for not fitting a deal
+        self._misfit: tuple[float, TableGeometry] | None = None
+        # while a layout that did not fit is in use: until when a fitting one is sought
+        self._provisional_until: float | None = None
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = geometry
         self._relocating = False
         self._memory = {}
         self._table_colour = None
+        self._misfit = None
+        self._provisional_until = None
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -165,6 +179,26 @@ class TableReader:
         The current geometry stays in use until a full deal is seen.
         """
         self._relocating = True
+        self._misfit = None
+        self._provisional_until = None
+
+    def _deal_layout(self, t: float, seen: Sequence[SeenCard]) -> TableGeometry | None:
+        """The layout of a deal among ``seen``, or None when it is no deal.
+
+        A layout refused only because its rows do not fit a dealt layout is remembered,
+        and once such layouts have been seen for ``MISFIT_PATIENCE_S`` with no better
+        one, the latest is taken (by ``read``, for a while only until a fitting one).
+        """
+        try:
+            return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+        except LayoutMisfitError as misfit:
+            if self._provisional_until is not None:
+                return None  # one is in use already: only a fitting layout replaces it
+            first = t if self._misfit is None else self._misfit[0]
+            self._misfit = (first, misfit.layout)
+            return None
+        except GeometryError:
+            return None
 
     def read(self, frame: Frame) -> TableReading:
         """Read one frame."""
@@ -180,7 +214,7 @@ class TableReader:
             quick = find_cards_quick(image, min_width=smallest)
             if quick is not None and len(quick) >= 10:  # a deal shows ten face-up cards
                 seen = read_cards(image, quick, self.classifier)
-                dealt = _deal_geometry(seen)
+                dealt = self._deal_layout(frame.t, seen)
             mat = _find_mat_quickly(image) if dealt is None and self.use_mat else None
             if mat is not None:
                 self._use_geometry(mat.geometry)
@@ -188,14 +222,22 @@ class TableReader:
                 if dealt is None:
                     seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
                                       self.classifier)
-                    dealt = _deal_geometry(seen)
-                if dealt is None:
-                    if self.geometry is None:
-                        self._frames += 1
-                        return TableReading(frame.t, {}, seen, None)
-                else:
+                    dealt = self._deal_layout(frame.t, seen)
+                if dealt is not None:
                     self._use_geometry(dealt)
                     fresh = seen
+                elif self._misfit is not None and frame.t - self._misfit[0] >= MISFIT_PATIENCE_S:
+                    # no fitting layout came: take the best-fitting one seen (the last),
+                    # and go on looking for a fitting one for a while
+                    self._use_geometry(self._misfit[1])
+                    self._relocating = True
+                    self._provisional_until = frame.t + MISFIT_LOOK_ON_S
+                elif self.geometry is None:
+                    self._frames += 1
+                    return TableReading(frame.t, {}, seen, None)
+            if self._provisional_until is not None and frame.t > self._provisional_until:
+                self._relocating = False  # the layout in use stays for the round
+                self._provisional_until = None
         self._frames += 1
         geometry = self.geometry
         assert geometry is not None
@@ -371,14 +413,6 @@ class TableReader:
         if not inside.any():
             return 0.0
         return float((distance[inside] > 45).mean())
-
-
-def _deal_geometry(seen: Sequence[SeenCard]) -> TableGeometry | None:
-    """The table geometry from the cards of a dealt layout, or None when it is no deal."""
-    try:
-        return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
-    except GeometryError:
-        return None
 
 
 def _find_mat_quickly(image: npt.NDArray[np.uint8]) -> MatDetection | None:

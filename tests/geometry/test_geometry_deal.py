@@ -4,7 +4,13 @@ import numpy as np
 import pytest
 
 from tablecam.cards import FULL_DECK
-from tablecam.geometry import ZONE_IDS, DealtCard, GeometryError, geometry_from_deal
+from tablecam.geometry import (
+    ZONE_IDS,
+    DealtCard,
+    GeometryError,
+    LayoutMisfitError,
+    geometry_from_deal,
+)
 from tablecam.reading.finder import find_cards
 from tablecam.reading.scenes import spit_deal_scene, tilt
 
@@ -91,3 +97,32 @@ def test_a_card_beside_a_row_is_not_taken_for_a_column() -> None:
     again = geometry_from_deal([*cards, extra])
     for zone in ("A1", "A2", "A3", "A4", "A5"):
         assert np.allclose(again.zones[zone], geometry.zones[zone], atol=1.0)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 9])
+def test_a_spit_card_one_column_beyond_a_row_does_not_shift_that_row(seed: int) -> None:
+    # a back the reader took for a face lies exactly one column's pitch beyond A5: five
+    # evenly spaced cards either way, but the players' rows face each other, so the
+    # choice that lies opposite B's row is the dealt one
+    scene = spit_deal_scene(FULL_DECK[:10], seed=seed)
+    cards = [c for c in _dealt(scene.image) if c.face_up]
+    a_row = sorted((c for c in cards if c.corners[:, 1].mean() > 360),
+                   key=lambda c: float(c.corners[:, 0].mean()))
+    pitch = (a_row[-1].corners.mean(axis=0) - a_row[0].corners.mean(axis=0)) / 4
+    extra = DealtCard((a_row[-1].corners + pitch).astype(np.float32), True)
+    geometry = geometry_from_deal([*cards, extra])
+    for zone, (corners, _) in scene.truth.items():
+        assert geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_rows_that_do_not_fit_a_deal_are_refused_with_their_layout() -> None:
+    # B3 lies most of a card below its row: a reader of the refusal may still take the
+    # layout (a sloppy deal), whose B3 zone is where that card is
+    scene = spit_deal_scene(FULL_DECK[:10], seed=3)
+    cards = _dealt(scene.image)
+    b3 = scene.truth["B3"][0].mean(axis=0)
+    knocked = [DealtCard(c.corners + np.float32([0, 60]), c.face_up)
+               if np.linalg.norm(c.corners.mean(axis=0) - b3) < 10 else c for c in cards]
+    with pytest.raises(LayoutMisfitError, match="do not lie as two dealt rows") as refused:
+        geometry_from_deal(knocked)
+    assert refused.value.layout.zone_at(b3 + np.float32([0, 60])) == "B3"
