@@ -392,6 +392,10 @@ class Tracker:
             if (liked.get(accepted, 0.0) >= self.candidate_floor and not self._in_hand
                     and not self._unknown_hands and not self.spit_expected):
                 return accepted
+            # ... and so is the known top still liked best, when no card in a hand fits it.
+            if (_likeliest_face(candidates) == accepted and not self._awaited(name)
+                    and not self._unknown_hands and not self.spit_expected):
+                return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
         if (name in PILES and possible is not None and accepted is not None and best in (accepted, None)

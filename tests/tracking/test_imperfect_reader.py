@@ -376,3 +376,20 @@ def test_a_card_put_on_the_wrong_pile_unread_is_moved_when_read_on_the_other() -
         ("Play", c("9D"), "left"), ("Takeback", c("9D"), "left"), ("Play", c("9D"), "right")]
     assert "Correction: 9D went onto the right pile, not the left." in [call.say for call in calls]
     assert not any(call.say and "Collision" in call.say for call in calls)
+
+
+def test_a_pile_whose_known_top_is_still_liked_best_gets_no_card_that_does_not_fit_it() -> None:
+    """3C leaves A's column 2 under a hand that also passes over both piles; the left
+    pile's fresh look still likes its 8H best (9H close behind), and 3C does not fit 8H:
+    3C did not land there.  It fits only the right pile's 2S, so it goes there."""
+    base = dict(BASE, A2="3C", left="empty", right="empty")
+    frames = [(i / 30, base, ()) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S"), ("left", "right") if i == 6 else ())
+               for i in range(6, 16)]
+    frames += [(i / 30, dict(base, A2="covered", left="covered", right="covered"), ())
+               for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?8H:0.4,9H:0.3", right="?2S:0.6,3C:0.1"),
+                ("left", "right") if i == 19 else ()) for i in range(19, 60)]
+    calls = refereed_looks(frames)
+    events = [call.event for call in calls if isinstance(call.event, Play | Takeback)]
+    assert events == [Play(events[0].t, 1, "A", c("3C"), "right", 2)]
