@@ -179,6 +179,8 @@ class Tracker:
         #: A card in a hand that can only go onto one pile is taken to be there after this
         #: long, busy table or not (its landing was missed).
         self.quick_settle_s = 0.7
+        #: ... and after this long when a hand is over that pile.
+        self.covered_settle_s = 0.5
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -1045,13 +1047,27 @@ class Tracker:
         if self._pending_spit and t - self._spit_since >= self.spit_window:
             out += self._emit_spit(t)
         for card, hand in list(self._in_hand.items()):
-            if t - hand.since >= self.quick_settle_s and self._fits_one_pile_only(hand, card):
+            quick = self.quick_settle_s
+            pile = self._fitting_pile(card)
+            if pile is not None and self._zones.get(pile, _Zone()).covered:
+                quick = self.covered_settle_s  # a hand is over that pile now: laying it there
+            if t - hand.since >= quick and self._fits_one_pile_only(hand, card):
                 out += self._settle_lost(t, card)
                 continue
             if t - hand.since < self.hand_timeout or self._busy:
                 continue
             out += self._settle_lost(t, card)
         return out
+
+    def _fitting_pile(self, card: Card) -> Pile | None:
+        """The one pile whose top ``card`` fits, if only one."""
+        fits = [p for p in PILES if (top := self._top(p)) is not None and card.fits_on(top)]
+        return fits[0] if len(fits) == 1 else None
+
+    def _top(self, pile: Pile) -> Card | None:
+        """The card we believe lies on top of ``pile`` (None: empty or unread)."""
+        cards = self._r.pile_cards[pile]
+        return cards[-1] if cards else None
 
     def _fits_one_pile_only(self, hand: _InHand, card: Card) -> bool:
         """Can ``card`` go nowhere but onto one pile (it fits one pile's top, not the
@@ -1073,10 +1089,9 @@ class Tracker:
         hand = self._in_hand.pop(card)
         if self._column_value(hand.seat, hand.column) == ("face_up", card):
             return []
-        fits = [p for p in PILES if self._r.pile_cards[p] and self._r.pile_cards[p][-1] is not None
-                and card.fits_on(self._r.pile_cards[p][-1])]  # type: ignore[arg-type]
-        if len(fits) == 1:
-            return self._play(t, hand.seat, hand.column, card, fits[0])
+        pile = self._fitting_pile(card)
+        if pile is not None:
+            return self._play(t, hand.seat, hand.column, card, pile)
         return [Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}; "
                           "its pile is not known"),
                 *self._release_reveal(hand.seat, hand.column)]

@@ -393,3 +393,15 @@ def test_a_pile_whose_known_top_is_still_liked_best_gets_no_card_that_does_not_f
     calls = refereed_looks(frames)
     events = [call.event for call in calls if isinstance(call.event, Play | Takeback)]
     assert events == [Play(events[0].t, 1, "A", c("3C"), "right", 2)]
+
+
+def test_a_card_that_fits_one_pile_only_is_played_there_sooner_while_a_hand_is_over_it() -> None:
+    """9D left A's column 2 and fits only the left pile's 8H; a hand stays over that pile
+    (laying it): reported after half a second, not the 0.7 s of a pile in plain view."""
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(4)]
+    frames += [(0.35 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(40)]
+    out = run(tracker, frames)
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 2, c("9D"), "left")]
+    assert plays[0].t < 0.35 + 0.6
