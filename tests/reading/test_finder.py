@@ -175,3 +175,47 @@ def test_a_side_with_no_paper_just_inside_it_is_no_card_side() -> None:
     order = np.argsort(truth[:, 1])
     longer[order[2:], 1] += 0.4 * (truth[:, 1].max() - truth[:, 1].min())
     assert _paper_within_sides(longer, paper) < PAPER_WITHIN
+
+
+def _messy_pile(image: np.ndarray, cards: list[Card], width: float,
+                seed: int) -> np.ndarray:
+    """Cards slapped onto a pile at the image's centre, each offset and turned over the
+    ones below it; the top card's corners."""
+    rng = np.random.default_rng(seed)
+    centre = np.array([image.shape[1] / 2, image.shape[0] / 2])
+    top = np.zeros((4, 2), np.float32)
+    for card in cards:
+        x, y = centre + rng.normal(0, 0.18 * width, 2)
+        top = paste(image, plain_face(card), (float(x), float(y)), float(rng.uniform(-35, 35)),
+                    width)
+    return top
+
+
+@pytest.mark.parametrize("colour,wood,seed", [((40, 90, 40), False, 1),
+                                              ((150, 185, 205), True, 2),
+                                              ((60, 60, 60), False, 3),
+                                              ((40, 90, 40), False, 4)])
+def test_the_top_card_of_a_messy_pile_is_outlined_by_its_own_sides(
+        colour: tuple[int, int, int], wood: bool, seed: int) -> None:
+    from tablecam.reading.finder import find_pile_top
+
+    image = background((420, 420), colour, seed, wood)
+    cards = [FULL_DECK[(seed * 7 + 11 * k) % 52] for k in range(5)]
+    truth = _messy_pile(image, cards, 90, seed)
+    top = find_pile_top(image, 90)
+    assert top is not None and top.face_up
+    assert _corner_error(top, truth) < 0.08 * 90
+    # the card's size need only be known roughly
+    again = find_pile_top(image, 82)
+    assert again is not None and _corner_error(again, truth) < 0.08 * 90
+
+
+def test_no_pile_top_on_an_empty_table_or_a_card_of_another_size() -> None:
+    from tablecam.reading.finder import find_pile_top
+
+    assert find_pile_top(background((420, 420), (150, 185, 205), 5, True), 90) is None
+    image = background((420, 420), (40, 90, 40), 6)
+    truth = paste(image, plain_face(Card.parse("7S")), (210, 210), 20, 90)
+    assert find_pile_top(image, 60) is None  # a card half as large again is no pile top here
+    lone = find_pile_top(image, 90)
+    assert lone is not None and _corner_error(lone, truth) < 0.08 * 90

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import pytest
 
 from tablecam.capture import Frame
 from tablecam.cards import FULL_DECK, Card
-from tablecam.geometry import ZONE_IDS
+from tablecam.geometry import LAYOUT, ZONE_IDS, project
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, spit_deal_scene
 from tablecam.reading.table_reader import MISFIT_PATIENCE_S, RELOCATE_EVERY, TableReader
 
@@ -209,3 +210,24 @@ def test_a_deal_that_never_fits_is_taken_after_a_second_then_a_fitting_one_repla
     assert reading.geometry is not None
     for zone, (corners, _) in straight.truth.items():
         assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_top_card_of_a_messy_centre_pile_is_read(seed: int) -> None:
+    # cards slapped onto the left pile lie offset and turned over each other: the
+    # finder's regions merge the top card with what sticks out below it
+    scene = spit_deal_scene(UP, seed=seed)
+    rect = LAYOUT["left"]
+    centre = project(scene.table_to_image, [[rect.x, rect.y]])[0]
+    pile = scene.image.copy()
+    rng = np.random.default_rng(seed)
+    played = [FULL_DECK[(seed * 5 + 7 * k + 20) % 52] for k in range(5)]
+    for card in played:
+        x, y = centre + rng.normal(0, 12, 2)
+        paste(pile, plain_face(card), (float(x), float(y)), float(rng.uniform(-35, 35)), 75.6)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, scene.image))
+    reader.read(_frame(0.1, pile))  # the pile changed: still moving
+    settled = reader.read(_frame(0.2, pile))
+    assert "left" in settled.reread
+    assert (settled.zones["left"].state, settled.zones["left"].card) == ("face_up", played[-1])
