@@ -114,6 +114,11 @@ class Referee:
         #: Cards reported, not seen whole, onto a pile whose top they did not fit while they
         #: fitted the other pile's top: most likely laid there (the pile guessed wrong).
         self._misfits: list[tuple[Pile, Card]] = []
+        #: Spit cards each pile has had this round, by spit turns (each player with spit
+        #: cards feeds their spit pile once a turn), and the plays reported onto it: the
+        #: take counts (a spit card seen twice, in pieces or not at all changes nothing).
+        self._spat: dict[Pile, int] = {p: 0 for p in PILES}
+        self._plays: dict[Pile, list[Card | None]] = {p: [] for p in PILES}
         self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
         self._last_play: dict[Seat, float] = {}
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
@@ -208,6 +213,8 @@ class Referee:
         self._played_from.clear()
         self._unseen.clear()
         self._misfits.clear()
+        self._spat = {p: 0 for p in PILES}
+        self._plays = {p: [] for p in PILES}
         self._last_play.clear()
         self._landed.clear()
         self._last_to_centre = None
@@ -309,6 +316,7 @@ class Referee:
             self._misfits.append((pile, card))
         self.table.remove_top(seat, column)
         self.table.piles[pile].append(card)
+        self._plays[pile].append(card)
         if card is not None:
             self._played_from[card] = (seat, column)
         if known_top is not None and firm:
@@ -411,6 +419,7 @@ class Referee:
         for seat in SEATS:
             if self.table.sides[seat].spit > 0:
                 self.table.sides[seat].spit -= 1
+                self._spat[self.spit_pile[seat]] += 1
         self._spit_due = max(0, self._spit_due - 1)
 
     def _left_unseen(self, card: Card | None) -> None:
@@ -476,6 +485,9 @@ class Referee:
         pile = self.table.piles[event.pile]
         if pile and event.card is not None and pile[-1] == event.card:
             pile.pop()
+            plays = self._plays[event.pile]
+            if event.card in plays:
+                del plays[len(plays) - 1 - plays[::-1].index(event.card)]
             seat, column = self._played_from.pop(event.card, (event.player, 0))
             if column:
                 self.table.put_on_column(seat, column, event.card)
@@ -522,6 +534,8 @@ class Referee:
         calls = [Call(t, RoundEnd(t, self.round, winner),
                       f"{_sentence(self._name(winner))} wins round {self.round}.")]
         side = self.table.sides[winner]
+        if side.tableau_cards == 0 and side.spit > 0 and self._spit_shown.get(winner) == "empty":
+            side.spit = 0  # the camera shows the spit pile settled empty: our count drifted
         if side.tableau_cards == 0 and side.spit == 0 and self._spit_shown.get(winner) != "face_down":
             self.phase = "game_over"
             self._over_at = t
@@ -700,9 +714,12 @@ class Referee:
         spits) is the firmer count: a play the camera missed or doubled changes a pile's
         list, not the tableau; spit cards are counted by spit turns (one after the deal,
         one per stall or spit press), not by cards seen landing.  So the piles together
-        hold exactly the rest; a card missing from them goes to the pile its column top
-        fitted when it left unseen (else to the smaller pile), a card too many leaves a
-        pile where it is doubled, then an unread one, then the larger pile.
+        hold exactly the rest.  Each pile has had its spit cards by the same turns (one
+        from each player with spit cards, onto that player's spit pile), whatever spit
+        cards the camera saw, and the plays reported onto it; a card missing from them
+        goes to the pile its column top fitted when it left unseen (else to the smaller
+        pile), a card too many leaves a pile where it is doubled, then an unread play,
+        then the larger pile.
         """
         total = sum(self.counts.values())
         held = {s: min(max(0, self.table.sides[s].total), self.counts[s]) for s in SEATS}
@@ -711,9 +728,10 @@ class Referee:
         fed = [p for p in PILES if piles[p]] or list(PILES)
         if len(fed) == 1:
             return held, {p: rest if p == fed[0] else 0 for p in PILES}
-        n = {p: len(piles[p]) for p in PILES}
+        plays = {p: list(cards) for p, cards in self._plays.items()}
+        n = {p: self._spat[p] + len(plays[p]) for p in PILES}
         for pile, card in self._misfits:
-            if card in piles[pile]:
+            if card in plays[pile]:
                 n[pile] -= 1
                 n[other_pile(pile)] += 1
         missing = rest - sum(n.values())
@@ -729,14 +747,14 @@ class Referee:
         if missing < 0:
             seen: set[Card] = set()
             for p in PILES:
-                for seen_card in piles[p]:
+                for seen_card in plays[p]:
                     if seen_card is not None and seen_card in seen and missing < 0 and n[p] > 0:
                         n[p] -= 1
                         missing += 1
                     elif seen_card is not None:
                         seen.add(seen_card)
-            for p in sorted(PILES, key=lambda p: -piles[p].count(None)):
-                drop = min(-missing, piles[p].count(None), n[p])
+            for p in sorted(PILES, key=lambda p: -plays[p].count(None)):
+                drop = min(-missing, plays[p].count(None), n[p])
                 n[p] -= drop
                 missing += drop
             while missing < 0:

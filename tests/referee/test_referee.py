@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from tablecam.cards import Card
@@ -431,3 +432,38 @@ def test_a_card_not_seen_whole_on_a_pile_it_does_not_fit_is_counted_on_the_pile_
     counts, takes = summary_and_takes(calls)
     assert sorted(takes) == [("A", "right", 3), ("B", "left", 5)]
     assert counts == {"A": 4, "B": 12}
+
+
+def test_each_pile_has_its_spit_cards_by_spit_turns_whatever_spit_cards_were_seen() -> None:
+    """The second spit turn was seen only on the right pile, in two pieces (the left
+    pile's spit card went unseen under a hand): each pile still has two spit cards."""
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("5S"), "right": c("10D")}))
+    referee.press(ButtonPress(2.5, "spit"))  # the players spit again
+    referee.observe(Spit(3.0, 1, {"right": None}))
+    referee.observe(Spit(3.2, 1, {"right": None}))
+    for t, event in enumerate([Play(0, 1, "A", c("4C"), "left", 1), Play(0, 1, "A", c("3D"), "left", 2),
+                               Reveal(0, 1, "A", 2, c("2S")), Play(0, 1, "A", c("2S"), "left", 2),
+                               Play(0, 1, "A", c("9H"), "right", 3), Reveal(0, 1, "A", 3, c("8D")),
+                               Play(0, 1, "A", c("8D"), "right", 3), Reveal(0, 1, "A", 3, c("7S")),
+                               Play(0, 1, "A", c("7S"), "right", 3)], start=4):
+        calls = referee.observe(dataclasses.replace(event, t=float(t)), firm=False)
+    assert any(isinstance(call.event, RoundEnd) and call.event.winner == "A" for call in calls)
+    calls = referee.press(ButtonPress(14.0, "slap", "A")) + referee.tick(15.0)
+    counts, takes = summary_and_takes(calls)
+    # Left: 5S, the unseen spit card, 4C, 3D, 2S; right: 10D, a spit card, 9H, 8D, 7S.
+    assert sorted(takes) == [("A", "right", 5), ("B", "left", 5)]
+    assert counts == {"A": 6, "B": 12}
+
+
+def test_a_round_winner_whose_spit_pile_the_camera_shows_empty_has_won_the_game() -> None:
+    referee = round_in_play()
+    assert referee.table.sides["B"].spit == 1  # by our count (a spit turn went uncounted)
+    calls = referee.reconcile(3.0, {"A": [("face_up", c("KC"))] * 3, "B": [("empty", None)] * 5},
+                              {"A": "face_down", "B": "empty"})
+    assert [type(call.event).__name__ for call in calls if call.event is not None] == [
+        "RoundEnd", "GameEnd"]
