@@ -1092,7 +1092,9 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
     if len(quads) == 0:
         return None
     support = _sides_on_edges(quads, loose)
-    worst = support.min(axis=1)
+    # the side opposite the segment rests on a guess of the card's size: a rough
+    # outline is judged by its three best sides, the fitting finds the fourth
+    worst = np.sort(support, axis=1)[:, 1]
     order = np.lexsort((-support.mean(axis=1), -worst))
     best: tuple[float, float, Quad] | None = None
     reach = max(3, int(round(0.07 * card_width)))
