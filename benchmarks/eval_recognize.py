@@ -17,8 +17,8 @@ no labelled card lies).
 ``--dev`` measures a development set instead, for making decisions (thresholds,
 variants) without looking at the evaluation sets above: 118 ``poker_cards_fmjio/train``
 photos (the first version of every third source photo, so the same ones every run),
-99 ``edje_pinochle_ranks/train`` photos (every third; the card reader does not train on
-edje, so its reads count too) and rendered stills of the *training* decks (other seeds
+99 ``edje_pinochle_ranks/train`` photos (every third, ``realdata.edje_dev_photo``: the
+card reader trains on the other two thirds only) and rendered stills of the *training* decks (other seeds
 than the evaluation stills).
 ``--misses DIR`` draws each image with a miss or a spurious read into DIR (labels
 missed in red, found in green, outlines found in blue, spurious reads in magenta).
@@ -37,7 +37,6 @@ import argparse
 import os
 import sys
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +47,7 @@ import numpy.typing as npt
 
 from tablecam.cards import Card, Rank
 from tablecam.errors import TablecamError
+from tablecam.reading import realdata
 from tablecam.reading.finder import FoundCard, find_cards
 from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.recognize import RecognizedCard, recognize
@@ -56,10 +56,6 @@ from tablecam.reading.table_reader import CardReader
 REPO = Path(__file__).resolve().parents[1]
 FMJIO_CLASSES = [f"{r}{s}" for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A", "J",
                                      "K", "Q") for s in "CDHS"]
-EDJE_RANKS = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK, "queen": Rank.QUEEN,
-              "king": Rank.KING, "ace": Rank.ACE}
-
-
 def datasets_root() -> Path:
     return Path(os.environ.get("TABLECAM_DATASETS", REPO.parent / "shared" / "datasets"))
 
@@ -234,21 +230,16 @@ def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
     if not root.is_dir():
         tally.notes.append(f"skipped: {root} is missing")
         return tally
-    paths = list(_images(root))
-    for path in (paths[::3] if dev else paths)[:limit]:
-        xml = path.with_suffix(".xml")
+    paths = realdata.edje_photos(split, root.parent)
+    if dev:  # the development sample, which training leaves out
+        paths = [p for i, p in enumerate(paths) if realdata.edje_dev_photo(i)]
+    for path in paths[:limit]:
         loaded = cv2.imread(str(path))
-        if loaded is None or not xml.exists():
+        if loaded is None:
             continue
         image = np.asarray(loaded, np.uint8)
-        labels: list[tuple[object, str | Rank | None]] = []
-        for obj in ET.parse(xml).getroot().iter("object"):
-            name = (obj.findtext("name") or "").strip().lower()
-            bb = obj.find("bndbox")
-            if name not in EDJE_RANKS or bb is None:
-                continue
-            box = tuple(float(bb.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
-            labels.append((box, EDJE_RANKS[name]))
+        labels: list[tuple[object, str | Rank | None]] = [
+            ((b.x0, b.y0, b.x1, b.y1), b.rank) for b in realdata.read_voc(path.with_suffix(".xml"))]
         start = time.perf_counter()
         result = recognize(image, reader)
         tally.seconds += time.perf_counter() - start

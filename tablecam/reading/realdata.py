@@ -11,11 +11,17 @@ labelled card (``scripts/train_card_reader.py``).
 Train photos come in up to three Roboflow versions, some mirrored; ``photo_groups``
 groups them by the name before ``_jpg.rf.`` so each photo is used once.  The valid
 split is for evaluation only.
+
+``shared/datasets/edje_pinochle_ranks`` gives whole-card boxes of another deck labelled
+by rank only (9 to A, Pascal VOC files beside the photos): ``read_voc`` and
+``edje_photos``.  Every third train photo (``edje_dev_photo``) is kept out of training
+as the development sample; the test split is for evaluation.
 """
 
 from __future__ import annotations
 
 import os
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +48,11 @@ def fmjio_card(class_id: int) -> Card:
     return Card(_RANK_BY_TEXT[rank_text], Suit(class_id % 4))
 
 
+#: the edje dataset's class names
+EDJE_RANKS: Final = {"nine": Rank.NINE, "ten": Rank.TEN, "jack": Rank.JACK,
+                     "queen": Rank.QUEEN, "king": Rank.KING, "ace": Rank.ACE}
+
+
 def datasets_dir() -> Path:
     """``$TABLECAM_DATASETS`` or ``../shared/datasets`` beside the repository."""
     env = os.environ.get("TABLECAM_DATASETS")
@@ -56,6 +67,25 @@ def datasets_dir() -> Path:
 
 def fmjio_dir() -> Path:
     return datasets_dir() / "poker_cards_fmjio"
+
+
+def edje_dir() -> Path:
+    return datasets_dir() / "edje_pinochle_ranks"
+
+
+def edje_photos(split: str, root: Path | None = None) -> list[Path]:
+    """The photos of an edje split (``train`` or ``test``) that have labels, by name."""
+    folder = (root or edje_dir()) / split
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir()
+                  if p.suffix.lower() in (".jpg", ".jpeg", ".png") and p.with_suffix(".xml").exists())
+
+
+def edje_dev_photo(index: int) -> bool:
+    """Whether the train photo at ``index`` (of ``edje_photos("train")``) is in the
+    development sample: every third, never trained on."""
+    return index % 3 == 0
 
 
 @dataclass(frozen=True)
@@ -95,6 +125,30 @@ def bounding_box(corners: npt.NDArray[np.float32]) -> Box:
     """The axis-aligned box around a quad's corners."""
     return (float(corners[:, 0].min()), float(corners[:, 1].min()),
             float(corners[:, 0].max()), float(corners[:, 1].max()))
+
+
+@dataclass(frozen=True)
+class RankBox:
+    """One whole-card box labelled by rank only (the edje photos), in pixels."""
+
+    rank: Rank
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def read_voc(xml_path: Path) -> list[RankBox]:
+    """The rank boxes of one Pascal VOC file (objects of other names are skipped)."""
+    boxes = []
+    for obj in ET.parse(xml_path).getroot().iter("object"):
+        name = (obj.findtext("name") or "").strip().lower()
+        bb = obj.find("bndbox")
+        if name not in EDJE_RANKS or bb is None:
+            continue
+        x0, y0, x1, y1 = (float(bb.findtext(k) or 0) for k in ("xmin", "ymin", "xmax", "ymax"))
+        boxes.append(RankBox(EDJE_RANKS[name], x0, y0, x1, y1))
+    return boxes
 
 
 def read_labels(label_path: Path, width: int, height: int) -> list[LabelledBox]:
@@ -254,7 +308,7 @@ def order_unsquashed(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
 
 
 def fit_card_quad(
-    image: npt.NDArray[np.uint8], box: LabelledBox, steps: int = 11,
+    image: npt.NDArray[np.uint8], box: LabelledBox | RankBox, steps: int = 11,
 ) -> tuple[npt.NDArray[np.float32], float]:
     """Corners (clockwise from the card's top left) of the card inside ``box``, and a score.
 
