@@ -76,13 +76,9 @@ class CardRead:
     candidates: tuple[tuple[Card, float], ...] = ()
 
 
-def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
-    """The two index corners of a card view side by side: height x 2*width x 3 BGR.
-
-    Left: the top-left ``width`` x ``height`` corner of the 100x140 view.  Right: the
-    bottom-right corner turned 180 degrees, so both show an upright index.  A card
-    turned upside down just swaps the two halves.
-    """
+def card_view(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """A card view as the CARD_H x CARD_W x 3 BGR uint8 image the corners are cut from
+    (grey and BGRA views are converted, other sizes resized)."""
     image = np.asarray(view)
     if image.ndim == 2:
         image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
@@ -95,9 +91,25 @@ def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDA
     if image.shape[:2] != (CARD_H, CARD_W):
         image = np.asarray(
             cv2.resize(image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA), dtype=np.uint8)
-    top_left = image[:height, :width]
-    bottom_right = image[CARD_H - height:, CARD_W - width:][::-1, ::-1]
-    return np.ascontiguousarray(np.concatenate([top_left, bottom_right], axis=1))
+    return image
+
+
+def corner_pairs(views: npt.NDArray[np.uint8], width: int, height: int,
+                 ) -> npt.NDArray[np.uint8]:
+    """``corner_pair`` of a stack of N card views (N x CARD_H x CARD_W x 3) at once."""
+    top_left = views[:, :height, :width]
+    bottom_right = views[:, CARD_H - height:, CARD_W - width:][:, ::-1, ::-1]
+    return np.concatenate([top_left, bottom_right], axis=2)
+
+
+def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
+    """The two index corners of a card view side by side: height x 2*width x 3 BGR.
+
+    Left: the top-left ``width`` x ``height`` corner of the 100x140 view.  Right: the
+    bottom-right corner turned 180 degrees, so both show an upright index.  A card
+    turned upside down just swaps the two halves.
+    """
+    return corner_pairs(card_view(view)[None], width, height)[0]
 
 
 def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
@@ -109,11 +121,15 @@ def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     x = pairs.astype(np.float32)
     mean = x.mean(axis=(1, 2, 3), keepdims=True)
     std = x.std(axis=(1, 2, 3), keepdims=True)
-    x = (x - mean) / (std + 8.0)
-    width = x.shape[2] // 2
-    left = x[:, :, :width].transpose(0, 3, 1, 2)
-    right = x[:, :, width:].transpose(0, 3, 1, 2)
-    return np.ascontiguousarray(np.concatenate([left, right], axis=1), dtype=np.float32)
+    # channels first while still bytes (moving floats about costs four times more);
+    # the per-pixel arithmetic is the same in either layout
+    n, height, pair_width, channels = pairs.shape
+    planes = np.ascontiguousarray(
+        pairs.reshape(n, height, 2, pair_width // 2, channels).transpose(0, 2, 4, 1, 3))
+    out = planes.reshape(n, 2 * channels, height, pair_width // 2).astype(np.float32)
+    out -= mean
+    out /= std + 8.0
+    return out
 
 
 def preprocess(cards: Sequence[npt.NDArray[np.uint8]], width: int, height: int,
@@ -121,7 +137,7 @@ def preprocess(cards: Sequence[npt.NDArray[np.uint8]], width: int, height: int,
     """Card views (BGR, 100x140 from ``warp_card``) as the N x 6 x height x width input."""
     if len(cards) == 0:
         return np.zeros((0, 6, height, width), dtype=np.float32)
-    return normalise(np.stack([corner_pair(c, width, height) for c in cards]))
+    return normalise(corner_pairs(np.stack([card_view(c) for c in cards]), width, height))
 
 
 def tta_views(view: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.uint8]]:
@@ -164,13 +180,18 @@ def postprocess(rank_logits: npt.NDArray[np.float32], suit_logits: npt.NDArray[n
 def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
           p_kind: npt.NDArray[np.float32], threshold: float) -> list[CardRead]:
     """Readings from the three heads' probabilities, unknown below ``threshold``."""
+    if len(p_kind) == 0:
+        return []
+    kinds = np.argmax(p_kind, axis=1)
+    # p(face, suit, rank) for all 52 cards, suit-major like Card.from_index
+    joint = p_kind[:, :1] * (p_suit[:, :, None] * p_rank[:, None, :]).reshape(len(p_kind), -1)
+    best = np.argsort(-joint, axis=1)[:, :CANDIDATES]
+    best_p = np.take_along_axis(joint, best, axis=1)
     reads = []
     for i in range(len(p_kind)):
-        kind = KINDS[int(np.argmax(p_kind[i]))]
-        # p(face, suit, rank) for all 52 cards, suit-major like Card.from_index
-        joint = p_kind[i][0] * np.outer(p_suit[i], p_rank[i]).reshape(-1)
-        best = np.argsort(-joint)[:CANDIDATES]
-        candidates = tuple((Card.from_index(int(j)), float(joint[j])) for j in best)
+        kind = KINDS[int(kinds[i])]
+        candidates = tuple((Card.from_index(int(j)), float(p))
+                           for j, p in zip(best[i], best_p[i], strict=True))
         if kind != "face":
             reads.append(CardRead(None, float(p_kind[i].max()), kind, candidates))
             continue

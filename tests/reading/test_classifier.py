@@ -123,6 +123,20 @@ def test_preprocess_turns_an_upside_down_card_into_swapped_corners() -> None:
     assert abs(float(batch[0].mean())) < 1e-3  # normalised per card
 
 
+def test_a_card_s_network_input_does_not_depend_on_the_rest_of_its_batch() -> None:
+    rng = np.random.default_rng(4)
+    views = [rng.integers(0, 256, (140, 100, 3), dtype=np.uint8) for _ in range(5)]
+    views.append(rng.integers(0, 256, (150, 90), dtype=np.uint8))  # grey, another size
+    batch = preprocess(views, 40, 60)
+    for view, row in zip(views, batch, strict=True):
+        assert np.array_equal(preprocess([view], 40, 60)[0], row)
+    # channels: the top-left corner's B, G, R, then the turned bottom-right corner's
+    pair = corner_pair(views[0], 40, 60).astype(np.float32)
+    scaled = (pair - pair.mean()) / (pair.std() + 8.0)
+    assert np.allclose(batch[0, 2], scaled[:, :40, 2], atol=1e-5)
+    assert np.allclose(batch[0, 3], scaled[:, 40:, 0], atol=1e-5)
+
+
 def test_postprocess_gives_unknown_below_the_threshold() -> None:
     sure = np.array([[0.0] * 12 + [9.0]], dtype=np.float32)  # K
     unsure = np.zeros((1, 13), dtype=np.float32)

@@ -140,6 +140,29 @@ def test_the_quick_finder_outlines_every_card_of_a_fresh_deal_to_a_few_pixels(
         assert near.face_up == (card is not None)
 
 
+def test_fitting_a_deal_s_outlines_together_gives_each_card_s_own_fit() -> None:
+    # the quick finder fits all cards' sides in one pass of array work; a card's fit
+    # must not depend on the others fitted with it (nor on an outline left unfitted)
+    from tablecam.reading.finder import _refine_quads, _refine_side_lines
+    from tablecam.reading.scenes import spit_deal_scene
+
+    scene = spit_deal_scene(FULL_DECK[:10], seed=3, centre=FULL_DECK[10:12])
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    rng = np.random.default_rng(1)
+    rough = [(corners + rng.normal(0, 1.5, (4, 2))).astype(np.float32)
+             for corners, _ in scene.truth.values()]
+    rough.append(np.array([[-30, -30], [-20, -30], [-20, -16], [-30, -16]], np.float32))
+    together = _refine_quads(gray, rough, 2)
+    alone = [_refine_side_lines(gray, quad, 2) for quad in rough]
+    assert all(np.array_equal(a, b) for a, b in zip(together, alone, strict=True))
+    assert np.array_equal(together[-1], rough[-1])  # off the image: left as it was
+    # and the fit moved the rough outlines towards the cards' true corners
+    truths = [corners for corners, _ in scene.truth.values()]
+    before = np.mean([np.abs(q - t).mean() for q, t in zip(rough[:-1], truths, strict=True)])
+    after = np.mean([np.abs(q - t).mean() for q, t in zip(together[:-1], truths, strict=True)])
+    assert after < 0.8 * before
+
+
 def test_the_quick_finder_gives_up_on_touching_cards_and_other_things() -> None:
     from tablecam.reading.finder import find_cards_quick
 
