@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -408,7 +408,7 @@ class TableReader:
         mask = np.zeros(patch.shape[:2], np.uint8)
         local = ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32)
         cv2.fillConvexPoly(mask, local, 1)
-        distance = np.abs(patch - self._table_colour).max(axis=2)
+        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._table_colour)))
         inside = mask.astype(bool)
         if not inside.any():
             return 0.0
@@ -453,7 +453,7 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
     the change is not card-shaped and card-sized.
     """
     diff = cv2.absdiff(cv2.GaussianBlur(before, (5, 5), 0), cv2.GaussianBlur(after, (5, 5), 0))
-    changed = (diff.max(axis=2) > 40).astype(np.uint8)
+    _, changed = cv2.threshold(_channel_max(diff), 40, 1, cv2.THRESH_BINARY)
     changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -471,6 +471,15 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
     if cv2.contourArea(hull) < 0.85 * rw * rh:
         return None
     return order_corners(cv2.boxPoints(rect))
+
+
+def _channel_max(image: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Each pixel's largest channel (``image.max(axis=2)``, many times quicker)."""
+    channels = cv2.split(np.ascontiguousarray(image))
+    largest = channels[0]
+    for channel in channels[1:]:
+        largest = cv2.max(largest, channel)
+    return np.asarray(largest)
 
 
 def _difference(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

@@ -231,3 +231,17 @@ def test_the_top_card_of_a_messy_centre_pile_is_read(seed: int) -> None:
     settled = reader.read(_frame(0.2, pile))
     assert "left" in settled.reread
     assert (settled.zones["left"].state, settled.zones["left"].card) == ("face_up", played[-1])
+
+
+def test_channel_max_is_each_pixel_s_largest_channel() -> None:
+    # the change and table-colour tests take each pixel's largest channel through
+    # OpenCV (quicker than numpy's max over the last axis): same values, same type
+    from tablecam.reading.table_reader import _channel_max
+
+    rng = np.random.default_rng(2)
+    for image in (rng.integers(0, 256, (37, 53, 3), dtype=np.uint8),
+                  rng.uniform(-50, 300, (20, 31, 3)).astype(np.float32),
+                  rng.integers(0, 256, (40, 41, 3), dtype=np.uint8)[::2, ::3]):
+        largest = _channel_max(image)
+        assert largest.dtype == image.dtype
+        assert np.array_equal(largest, image.max(axis=2))
