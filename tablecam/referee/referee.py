@@ -49,6 +49,8 @@ from tablecam.rules.settings import Settings
 EARLY_SLAP_S = 3.0
 #: A card landing this soon after the other player's on the same pile is a collision.
 COLLISION_S = 0.4
+#: A spit press this soon after our own "Spit!" answers it (the same stall).
+ANSWER_S = 2.0
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
@@ -120,6 +122,7 @@ class Referee:
         self._spat: dict[Pile, int] = {p: 0 for p in PILES}
         self._plays: dict[Pile, list[Card | None]] = {p: [] for p in PILES}
         self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
+        self._stall_at = -1e9  # when the last "Spit!" was called
         self._last_play: dict[Seat, float] = {}
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
         self._last_to_centre: Seat | None = None
@@ -393,6 +396,14 @@ class Referee:
                     col.awaiting_reveal = col.down > 0
                     calls += self._after_change(t)
                     continue
+                if state == "empty" and not col.has_up and col.down > 0:
+                    # Face-down cards we counted are not there (turned and played unseen,
+                    # or our count was high): nobody waits for them to be turned.
+                    for _ in range(col.down):
+                        self._left_unseen(None)
+                    col.down, col.awaiting_reveal = 0, False
+                    calls += self._after_change(t)
+                    continue
                 if state != "face_up":
                     continue
                 if col.awaiting_reveal and not col.has_up:
@@ -518,6 +529,7 @@ class Referee:
             self.phase = "stalled"
             self._spit_due += 1
             self._stall_unpressed = True
+            self._stall_at = t
             return [Call(t, Stall(t, self.round), "Spit!")]
         # Nobody can spit and nobody can move: fewer tableau cards wins (default variant).
         a, b = (self.table.sides[s].tableau_cards for s in SEATS)
@@ -565,6 +577,9 @@ class Referee:
         self._adopt_rules()
         echo = Call(press.t, Button(press.t, max(self.round, 1), press.button, press.player), None)
         if press.button == "spit":
+            # The players answering our own "Spit!" (a spit card seen early may have put
+            # the game back in play): the same stall, not a second one.
+            answering = self._stall_unpressed and press.t - self._stall_at < ANSWER_S
             if self.phase in ("stalled", "playing"):
                 # The players say they spit now (their cards will show, seen or not),
                 # unless this press answers the "Spit!" the referee called itself.
@@ -576,6 +591,8 @@ class Referee:
                 # Every move left to the referee needs a card the camera could not
                 # read: the players, who can read it, say nobody can move.
                 self.phase = "stalled"
+                if answering:
+                    return [echo, Call(press.t, None, "Three, two, one, spit!")]
                 return [echo, Call(press.t, Stall(press.t, self.round), "Three, two, one, spit!")]
             return [echo, Call(press.t, None, self._spit_answer())]
         if press.player is None:

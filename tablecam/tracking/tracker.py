@@ -138,6 +138,9 @@ class _Zone:
     untouched: bool = False
     #: when a fresh look at a pile last showed an unread card landed (``_resolve``)
     unread_look: float = -1e9
+    #: the face the reader liked best in the zone's last face-up reading, and how much
+    liked: Card | None = None
+    liked_p: float = 0.0
 
 
 @dataclass(slots=True)
@@ -215,6 +218,9 @@ class Tracker:
         self.candidate_floor = 0.05
         self.candidate_margin = 4.0
         self.deal_floor = 0.5
+        #: A top the tracker believes, that the reader did not name but likes best with
+        #: at least this probability in the frame, may bear a "Spit!" (``unnamed_tops``).
+        self.liked_floor = 0.5
         #: The plays and moves of the last ``update`` that the camera saw whole: the
         #: card named by the reader on the pile it landed on, the pile's top under it
         #: named there too, no long hand over the pile and no other card on its way
@@ -257,6 +263,9 @@ class Tracker:
                 busy = True
                 continue
             zone.covered = False
+            if state == "face_up":
+                looks = getattr(obs, "candidates", ()) or ()
+                zone.liked, zone.liked_p = max(looks, key=lambda cp: cp[1]) if looks else (obs.card, 1.0)
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             named = int(value[1] is not None and obs.card == value[1])
             same_face = _likeliest_face(getattr(obs, "candidates", ()) or ()) == _likeliest_face(
@@ -518,7 +527,19 @@ class Tracker:
         it from the candidates the rules allow, or it is unknown): a "Spit!" must not
         rest on them."""
         return {name for name, zone in self._zones.items()
-                if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames}
+                if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
+                and not self._liked_top(name, zone)}
+
+    def _liked_top(self, name: str, zone: _Zone) -> bool:
+        """Is the card we believe tops zone ``name`` the face the reader likes best there
+        now (it did not name it, but would pick no other)?"""
+        if name in PILES:
+            cards = self._r.pile_cards["left" if name == "left" else "right"]
+            top = cards[-1] if cards else None
+        else:
+            top = zone.accepted[1]
+        return (top is not None and zone.liked == top and zone.liked_p >= self.liked_floor
+                and zone.last_agree >= self._last_t)
 
     def settled_spit(self) -> dict[Seat, str]:
         """Each player's spit pile as the camera shows it now: "face_down" (cards left),

@@ -467,3 +467,31 @@ def test_a_round_winner_whose_spit_pile_the_camera_shows_empty_has_won_the_game(
                               {"A": "face_down", "B": "empty"})
     assert [type(call.event).__name__ for call in calls if call.event is not None] == [
         "RoundEnd", "GameEnd"]
+
+
+def test_a_spit_press_answering_our_spit_call_is_the_same_stall() -> None:
+    """We call "Spit!"; a spit card seen early puts the game back in play (its top
+    unread); the players' press that answers our call is no second stall."""
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("KC"), c("KD"), c("KH"))),
+        "B": TableauView(3, 0, (c("5C"), c("5D"), c("5H"))),
+    }))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("9S"), "right": c("9D")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    referee.observe(Spit(2.5, 1, {"left": None}))
+    calls = referee.press(ButtonPress(3.0, "spit"))
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    assert calls[-1].say == "Three, two, one, spit!" and referee.phase == "stalled"
+
+
+def test_a_column_the_camera_shows_settled_empty_has_no_face_down_cards_left() -> None:
+    referee = round_in_play()
+    referee.observe(Play(3.0, 1, "B", c("7H"), "left", 3))  # column 3 had two face-down cards
+    up = ("face_up", None)
+    held = referee.table.sides["B"].total
+    referee.reconcile(3.5, {"A": [up, up, up, ("empty", None), ("empty", None)],
+                            "B": [up, up, ("empty", None), ("empty", None), ("empty", None)]})
+    column = referee.table.column("B", 3)
+    assert column is not None and column.is_empty and not column.awaiting_reveal
+    assert referee.table.sides["B"].total == held - 2

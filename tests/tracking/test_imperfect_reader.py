@@ -238,16 +238,24 @@ def refereed(frames: list[tuple[float, dict[str, str]]], reread: tuple[str, ...]
     return calls
 
 
-def test_no_spit_is_called_on_a_pile_card_the_reader_did_not_name_itself() -> None:
-    # Nothing fits 4H or 2S: stuck, if the left pile really shows 4H.
+def test_no_spit_is_called_on_a_pile_card_the_reader_neither_named_nor_likes_best() -> None:
+    """A plays 9D on the 8H under a hand; the reader does not name the pile's new card and
+    likes B's QS (in plain view in its column) best for it, so the tracker takes 9D from
+    the hand.  Then A turns up 5C: nothing fits 9D or 2S, but no "Spit!" rests on a pile
+    card the reader would not pick itself -- until it likes 9D best (at least 50 %)."""
     base = dict(BASE, left="empty", right="empty")
     frames = [(i / 30, base) for i in range(6)]
-    frames += [(i / 30, dict(base, left="?4H:0.9,5H:0.05", right="2S")) for i in range(6, 40)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
+    frames += [(i / 30, dict(base, A2="covered", left="covered", right="2S")) for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A2="down", left="?QS:0.6,9D:0.2", right="2S")) for i in range(19, 31)]
+    frames += [(i / 30, dict(base, A2="5C", left="?QS:0.6,9D:0.2", right="2S")) for i in range(31, 46)]
+    calls = refereed(frames)
+    assert [(e.card, e.pile) for call in calls if isinstance(e := call.event, Play)] == [(c("9D"), "left")]
+    assert any(isinstance(call.event, Reveal) for call in calls)
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    frames += [(i / 30, dict(base, A2="5C", left="?9D:0.6,QS:0.2", right="2S")) for i in range(46, 60)]
     stalls = [call.t for call in refereed(frames) if isinstance(call.event, Stall)]
-    assert stalls == []
-    frames += [(i / 30, dict(base, left="4H", right="2S")) for i in range(40, 50)]
-    stalls = [call.t for call in refereed(frames) if isinstance(call.event, Stall)]
-    assert len(stalls) == 1 and 40 / 30 <= stalls[0] < 45 / 30
+    assert len(stalls) == 1 and 46 / 30 <= stalls[0] < 50 / 30
 
 
 def test_an_unread_spit_card_named_later_with_no_hand_over_it_is_no_new_spit() -> None:
