@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tablecam.cards import Card
+from tablecam.cards import FULL_DECK, Card
 from tablecam.errors import ModelError
 from tablecam.reading.warp import CARD_H, CARD_W
 
@@ -186,14 +186,14 @@ def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
     # p(face, suit, rank) for all 52 cards, suit-major like Card.from_index
     joint = p_kind[:, :1] * (p_suit[:, :, None] * p_rank[:, None, :]).reshape(len(p_kind), -1)
     best = np.argsort(-joint, axis=1)[:, :CANDIDATES]
-    best_p = np.take_along_axis(joint, best, axis=1)
+    best_p = np.take_along_axis(joint, best, axis=1).tolist()
+    kind_p = p_kind.max(axis=1).tolist()
     reads = []
-    for i in range(len(p_kind)):
-        kind = KINDS[int(kinds[i])]
-        candidates = tuple((Card.from_index(int(j)), float(p))
-                           for j, p in zip(best[i], best_p[i], strict=True))
+    for i, (k, cards) in enumerate(zip(kinds.tolist(), best.tolist(), strict=True)):
+        kind = KINDS[k]
+        candidates = tuple((FULL_DECK[j], p) for j, p in zip(cards, best_p[i], strict=True))
         if kind != "face":
-            reads.append(CardRead(None, float(p_kind[i].max()), kind, candidates))
+            reads.append(CardRead(None, kind_p[i], kind, candidates))
             continue
         top, confidence = candidates[0]
         reads.append(CardRead(top if confidence >= threshold else None, confidence, "face",
