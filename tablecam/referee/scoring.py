@@ -62,6 +62,8 @@ class Score:
             "stall_latency_p95_s": _p95(self.stall_delays),
             "play_latency_p95_s": _p95(self.play_delays),
             "play_latency_max_s": max(self.play_delays, default=0.0),
+            "plays_1s_late": sum(1 for d in self.play_delays if d >= 1.0),
+            "stalls_within_0_5s": sum(1 for d in self.stall_delays if d <= 0.5),
             "illegal_calls": self.illegal_calls,
         }
 

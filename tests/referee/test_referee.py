@@ -23,6 +23,7 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee, RefereeRules
+from tablecam.referee.scoring import score_game
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
 DECIDED = ("stall", "round_end", "take", "round_summary", "game_end")
@@ -495,3 +496,13 @@ def test_a_column_the_camera_shows_settled_empty_has_no_face_down_cards_left() -
     column = referee.table.column("B", 3)
     assert column is not None and column.is_empty and not column.awaiting_reveal
     assert referee.table.sides["B"].total == held - 2
+
+
+def test_scoring_counts_plays_a_second_late_and_stalls_called_within_half_a_second() -> None:
+    deal = Deal(0.0, 1, {"A": TableauView(1, 0, (c("7C"),)), "B": TableauView(1, 0, (c("9D"),))})
+    truth: list[AnyEvent] = [deal, Play(1.0, 1, "A", c("7C"), "left", 1),
+                             Play(2.0, 1, "B", c("9D"), "right", 1), Stall(3.0, 1), Stall(6.0, 1)]
+    ours: list[AnyEvent] = [deal, Play(1.1, 1, "A", c("7C"), "left", 1),
+                            Play(3.2, 1, "B", c("9D"), "right", 1), Stall(3.4, 1), Stall(7.0, 1)]
+    figures = score_game(truth, ours).summary()
+    assert figures["plays_1s_late"] == 1 and figures["stalls_within_0_5s"] == 1
