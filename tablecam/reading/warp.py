@@ -30,16 +30,15 @@ def order_corners(corners: npt.ArrayLike) -> npt.NDArray[np.float32]:
     top of the image is taken as the card's top.
     """
     pts = np.asarray(corners, dtype=np.float32).reshape(4, 2)
-    centre = pts.mean(axis=0)
-    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
-    pts = pts[np.argsort(angles)]  # clockwise in image coordinates (y down)
-    sides = np.linalg.norm(np.roll(pts, -1, axis=0) - pts, axis=1)
+    around = pts - pts.mean(axis=0)
+    pts = pts[np.argsort(np.arctan2(around[:, 1], around[:, 0]))]  # clockwise (y down)
+    step = pts[[1, 2, 3, 0]] - pts
+    sides = np.sqrt(np.add.reduce(step * step, axis=1))
     start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
-    candidates = [start, start + 2]
     # of the two short edges, start at the one whose midpoint is higher in the image
-    mids = [(pts[i % 4, 1] + pts[(i + 1) % 4, 1]) / 2 for i in candidates]
-    first = candidates[int(np.argmin(mids))] % 4
-    return np.roll(pts, -first, axis=0)
+    y = pts[:, 1]
+    higher = (y[start] + y[start + 1]) / 2 <= (y[start + 2] + y[(start + 3) % 4]) / 2
+    return np.roll(pts, -(start if higher else start + 2), axis=0)
 
 
 def warp_card(image: npt.NDArray[np.uint8], corners: npt.ArrayLike) -> npt.NDArray[np.uint8]:
