@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from tablecam.bench import Figure
+from tablecam.bench import Figure, load_average
 from tablecam.errors import TablecamError
 
 HELP = "measure speed and memory of each stage (rules, render, reader, pipeline, speech)"
@@ -60,9 +60,16 @@ def run(args: argparse.Namespace) -> int:
             f"no benchmark named {', '.join(unknown)}; choose from {', '.join(benchmarks)}")
     for name in args.names or list(benchmarks):
         for figure in benchmarks[name](args.quick):
-            if args.json:
-                print(json.dumps({"bench": name, **figure.as_dict()}))
-            else:
-                print(f"{name:>10}  {figure.label:<48} {figure.value:>12.2f} {figure.unit}")
-            sys.stdout.flush()
+            _print(name, figure, args.json)
+    # the machine may be shared: say how busy it was, to read the figures against
+    _print("machine", Figure("load average over the last minute", load_average(), ""),
+           args.json)
     return 0
+
+
+def _print(name: str, figure: Figure, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"bench": name, **figure.as_dict()}))
+    else:
+        print(f"{name:>10}  {figure.label:<48} {figure.value:>12.2f} {figure.unit}")
+    sys.stdout.flush()
