@@ -245,9 +245,10 @@ class TableReader:
             self._table_colour = self._estimate_table_colour(image, geometry)
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
+        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         for zone in geometry.zones:
             memory = self._memory.setdefault(zone, _ZoneMemory())
-            thumb = self._thumbnail(image, geometry, zone)
+            thumb = self._thumbnail(grey, geometry, zone)
             moving = (memory.previous is not None
                       and _difference(thumb, memory.previous) > MOTION_THRESHOLD)
             memory.previous = thumb
@@ -369,20 +370,19 @@ class TableReader:
             return ZoneObservation("covered", None, min(1.0, foreign), None)
         return ZoneObservation("empty", None, 1.0 - foreign, None)
 
-    def _thumbnail(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+    def _thumbnail(self, grey: npt.NDArray[np.uint8], geometry: TableGeometry,
                    zone: ZoneId) -> npt.NDArray[np.float32]:
-        """The zone in grey at ``THUMB_PER_CARD`` pixels per card width (so that a new
-        card's pips show, whatever the zone's size)."""
-        x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
+        """The zone of the frame in grey (``grey``, the whole frame's, made once for all
+        zones) at ``THUMB_PER_CARD`` pixels per card width (so that a new card's pips
+        show, whatever the zone's size)."""
+        x0, y0, x1, y1 = geometry.zone_box(zone, grey.shape)
         if x1 - x0 < 2 or y1 - y0 < 2:
             return np.zeros((2, 2), np.float32)
         per_px = THUMB_PER_CARD / max(geometry.card_width, 1.0)
         size = (max(2, round((x1 - x0) * per_px)), max(2, round((y1 - y0) * per_px)))
-        patch = image[y0:y1, x0:x1]
+        patch = grey[y0:y1, x0:x1]
         step = max(1, min(patch.shape[0] // size[1], patch.shape[1] // size[0]) // 2)
-        patch = patch[::step, ::step]
-        grey = cv2.cvtColor(np.ascontiguousarray(patch), cv2.COLOR_BGR2GRAY)
-        return cv2.resize(grey, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        return cv2.resize(patch[::step, ::step], size, interpolation=cv2.INTER_AREA).astype(np.float32)
 
     def _estimate_table_colour(self, image: npt.NDArray[np.uint8],
                                geometry: TableGeometry) -> npt.NDArray[np.float32]:
