@@ -734,8 +734,9 @@ class Referee:
         hold exactly the rest.  Each pile has had its spit cards by the same turns (one
         from each player with spit cards, onto that player's spit pile), whatever spit
         cards the camera saw, and the plays reported onto it; a card missing from them
-        goes to the pile its column top fitted when it left unseen (else to the smaller
-        pile), a card too many leaves a pile where it is doubled, then an unread play,
+        goes to the pile its column top fitted when it left unseen (else to the pile with
+        more plays reported: a play missed altogether most likely went where play was
+        busiest), a card too many leaves a pile where it is doubled, then an unread play,
         then the larger pile.
         """
         total = sum(self.counts.values())
@@ -759,7 +760,8 @@ class Referee:
                 n[guess] += 1
                 missing -= 1
         while missing > 0:
-            n[min(PILES, key=lambda p: n[p])] += 1
+            # a play the camera missed altogether most likely went where play was busiest
+            n[max(PILES, key=lambda p: len(plays[p]))] += 1
             missing -= 1
         if missing < 0:
             seen: set[Card] = set()

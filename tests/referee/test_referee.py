@@ -506,3 +506,20 @@ def test_scoring_counts_plays_a_second_late_and_stalls_called_within_half_a_seco
                             Play(3.2, 1, "B", c("9D"), "right", 1), Stall(3.4, 1), Stall(7.0, 1)]
     figures = score_game(truth, ours).summary()
     assert figures["plays_1s_late"] == 1 and figures["stalls_within_0_5s"] == 1
+
+
+def test_a_card_that_left_unseen_and_fits_no_pile_is_counted_where_play_was_busiest() -> None:
+    referee = three_columns_with_4c_played()
+    referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
+    referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
+    referee.observe(Play(5.0, 1, "A", c("2S"), "left", 2))
+    referee.observe(Play(6.0, 1, "A", c("9H"), "right", 3))
+    referee.observe(Reveal(6.5, 1, "A", 3, c("KC")))
+    # KC (on neither 2S nor 9H) went unseen; the camera saw the card under it turned.
+    referee.observe(Reveal(7.5, 1, "A", 3, c("7S")))
+    referee.observe(Play(8.0, 1, "A", c("7S"), "right", 3), firm=False)
+    calls = referee.press(ButtonPress(9.0, "slap", "A")) + referee.tick(10.0)
+    counts, takes = summary_and_takes(calls)
+    # Left: 5S and three plays, plus KC (the busier pile); right: 10D, 9H, 7S.
+    assert sorted(takes) == [("A", "right", 3), ("B", "left", 5)]
+    assert sum(counts.values()) == 16
