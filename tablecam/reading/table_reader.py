@@ -263,6 +263,7 @@ class TableReader:
                 zones[zone] = memory.observation
         if fresh is not None:
             readings = self._assign(image, geometry, to_read, fresh)
+            self._look_again(image, geometry, readings)
             # a zone where something lies but no card was found is searched on its own
             missing = [zone for zone, (observation, cards) in readings.items()
                        if not cards and observation.state == "covered"]
@@ -298,6 +299,7 @@ class TableReader:
     def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     zones: list[ZoneId]) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
+        searched: set[ZoneId] = set()  # zones whose top card was looked for by its sides
         lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -322,6 +324,7 @@ class TableReader:
                 # the cards below it matter no more (nor the finder's time).  A pile's
                 # top shows a face; an outline of no paper is left to the finder.
                 top = find_pile_top(crop, geometry.card_width)
+                searched.add(zone)
                 if (top is not None and top.face_up
                         and _belongs(geometry, zone, top.corners + offset)):
                     found_by_zone[zone] = [
@@ -354,7 +357,49 @@ class TableReader:
                                      float(r.confidence), r.kind == "face", zone, f.covered,
                                      getattr(r, "candidates", ())))
             result[zone] = (self._observe(image, geometry, zone, seen), seen)
+        self._look_again(image, geometry, result, searched)
         return result
+
+    def _look_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                    readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
+                    searched: set[ZoneId] | frozenset[ZoneId] = frozenset()) -> None:
+        """A face-up top left unnamed is read again through the outline of the card
+        whose four sides show (``find_pile_top``), in one batch; the name is taken when
+        the reader gives one.  The finder's outline of a column's top can take in the
+        edges of the stack below it.  ``searched``: zones looked at that way already."""
+        todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        for zone, (observation, _) in readings.items():
+            if (observation.state != "face_up" or observation.card is not None
+                    or observation.corners is None or zone in searched):
+                continue
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue
+            offset = np.array([x0, y0], np.float32)
+            top = find_pile_top(np.ascontiguousarray(image[y0:y1, x0:x1]), geometry.card_width)
+            if top is None or not top.face_up:
+                continue
+            corners = top.corners + offset
+            if not _belongs(geometry, zone, corners) or _iou(corners, observation.corners) > 0.9:
+                continue
+            todo.append((zone, corners))
+        if not todo:
+            return
+        reads = self.classifier.read([warp_card(image, c) for _, c in todo])
+        # every card is unique: a name another zone shows already is no name here
+        named = {z: m.observation.card for z, m in self._memory.items()
+                 if m.observation is not None and m.observation.card is not None}
+        named.update({z: o.card for z, (o, _) in readings.items() if o.card is not None})
+        for (zone, corners), r in zip(todo, reads, strict=True):
+            if r.kind != "face" or r.card is None or any(
+                    card == r.card for z, card in named.items() if z != zone):
+                continue
+            cards = [c for c in readings[zone][1] if _overlap_share(c.corners, corners) < 0.8]
+            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False,
+                            getattr(r, "candidates", ()))
+            readings[zone] = (ZoneObservation("face_up", r.card, seen.confidence, corners,
+                                              seen.candidates), [seen, *cards])
+            named[zone] = r.card
 
     def _observe(self, image: npt.NDArray[np.uint8], geometry: TableGeometry, zone: ZoneId,
                  seen: list[SeenCard]) -> ZoneObservation:
@@ -433,6 +478,14 @@ def _belongs(geometry: TableGeometry, zone: ZoneId, corners: npt.NDArray[np.floa
     if where is None and _overlap_share(corners, geometry.zones[zone]) >= 0.3:
         where = zone
     return where == zone
+
+
+def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """Intersection over union of two convex quads."""
+    inter, _ = cv2.intersectConvexConvex(a.reshape(-1, 1, 2).astype(np.float32),
+                                         b.reshape(-1, 1, 2).astype(np.float32))
+    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
+    return float(inter / union) if union > 0 else 0.0
 
 
 def _overlap_share(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
