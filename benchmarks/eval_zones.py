@@ -22,8 +22,10 @@ the label's in red, and the warped view the classifier got).
     nice -n 10 .venv/bin/python benchmarks/eval_zones.py --seeds 3 5 --seconds 60
     nice -n 10 .venv/bin/python benchmarks/eval_zones.py --dev --reader model --seconds 40
 
-``--dev`` takes the referee's dev games (seeds 2000 and 2001, training decks); the
-reserved decks are never drawn here.
+``--dev`` takes the referee's dev games (seeds 2000 and 2001, training decks), the set
+every choice is made on.  ``--reserved`` draws the reserved evaluation decks instead
+(seeds 1000 and 1001, the referee's evaluation games): for figures measured once at the
+end, never for choosing.
 """
 
 from __future__ import annotations
@@ -76,12 +78,14 @@ class Tally:
 
 
 def evaluate(seed: int, seconds: float, fps: float, model: bool = False,
-             crops: Path | None = None, max_crops: int = 40) -> Tally:
+             crops: Path | None = None, max_crops: int = 40, reserved: bool = False) -> Tally:
     from tablecam.render.decks import list_decks
     from tablecam.render.frame import FrameRenderer
     from tablecam.render.video import prepare_game
 
-    game = prepare_game(seed, decks=list_decks())  # training decks only
+    decks = ([d for d in list_decks(include_reserved=True) if d.reserved] if reserved
+             else list_decks())
+    game = prepare_game(seed, decks=decks)
     renderer = FrameRenderer(game.scene, game.timeline)
     labels_reader = LabelReader()
     classifier: CardReader
@@ -196,6 +200,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="games to render (default 3 5; 2000 2001 with --dev)")
     parser.add_argument("--dev", action="store_true",
                         help="the referee's dev games (seeds 2000 2001, training decks)")
+    parser.add_argument("--reserved", action="store_true",
+                        help="the reserved evaluation decks (seeds 1000 1001): once, at the end")
     parser.add_argument("--reader", choices=("labels", "model"), default="labels",
                         help="name outlines from the labels (default) or with the real "
                              "classifier, models/card_reader.onnx")
@@ -204,12 +210,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--crops", type=Path, default=None,
                         help="save unknown or wrong centre-pile tops here (with --reader model)")
     args = parser.parse_args(argv)
-    seeds = args.seeds or ([2000, 2001] if args.dev else [3, 5])
+    if args.dev and args.reserved:
+        parser.error("--dev and --reserved are different sets: choose one")
+    seeds = args.seeds or ([2000, 2001] if args.dev else [1000, 1001] if args.reserved else [3, 5])
     cv2.setNumThreads(1)
     model = args.reader == "model"
     overall = Tally()
     for seed in seeds:
-        tally = evaluate(seed, args.seconds, args.fps, model, args.crops)
+        tally = evaluate(seed, args.seconds, args.fps, model, args.crops, reserved=args.reserved)
         report(f"game {seed}", tally, model)
         overall.add(tally)
     if len(seeds) > 1:
