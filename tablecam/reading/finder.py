@@ -1008,14 +1008,17 @@ def _refine_quads(gray: npt.NDArray[np.uint8], quads: Sequence[Quad], reach: int
     """``_refine_side_lines`` of many quads: the same fits, the array work done once for
     all of them (a deal's dozen cards cost little more than one)."""
     refined: list[Quad] = list(quads)
+    if not quads:
+        return refined
     fitted: list[int] = []
     origins: list[tuple[int, int]] = []
     crops: list[npt.NDArray[np.uint8]] = []
-    for k, quad in enumerate(quads):
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - reach - 2
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + reach + 3
-        x0, y0 = max(int(x0), 0), max(int(y0), 0)
-        x1, y1 = min(int(x1), gray.shape[1]), min(int(y1), gray.shape[0])
+    outlines = np.stack(quads)
+    lows = (np.floor(outlines.min(axis=1)).astype(int) - reach - 2).tolist()
+    highs = (np.ceil(outlines.max(axis=1)).astype(int) + reach + 3).tolist()
+    for k, ((x0, y0), (x1, y1)) in enumerate(zip(lows, highs, strict=True)):
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, gray.shape[1]), min(y1, gray.shape[0])
         if x1 - x0 < 8 or y1 - y0 < 8:
             continue
         if edge_map is None:
@@ -1043,11 +1046,14 @@ def _refine_quads(gray: npt.NDArray[np.uint8], quads: Sequence[Quad], reach: int
                         (starts + ends) / 2 - local.mean(axis=1, keepdims=True)) < 0
     normals[outward] *= -1
     o1, o2, t, shift = _side_moves(reach)
-    # quads x sides x t x 2, then quads x sides x pairs x t x 2
-    base = starts[:, :, None, :] + (ends - starts)[:, :, None, :] * t[None, None, :, None]
-    pts = base[:, :, None, :, :] + shift[None, None, :, :, None] * normals[:, :, None, None, :]
-    xs = np.clip(np.rint(pts[..., 0]).astype(np.intp), 0, widths - 1)
-    ys = np.clip(np.rint(pts[..., 1]).astype(np.intp), 0, heights - 1)
+    # the points along each side moved by each pair of moves: quads x sides x pairs x t,
+    # one coordinate at a time
+    xs, ys = (np.rint(starts[:, :, None, None, axis]
+                      + (ends - starts)[:, :, None, None, axis] * t[None, None, None, :]
+                      + shift[None, None, :, :] * normals[:, :, None, None, axis]).astype(np.intp)
+              for axis in (0, 1))
+    np.clip(xs, 0, widths - 1, out=xs)
+    np.clip(ys, 0, heights - 1, out=ys)
     hits = np.count_nonzero(edge_pixels[first + ys * widths + xs], axis=3)  # quads x sides x pairs
     # most hits; among ties, the smallest move
     score = hits * 1000 - (np.abs(o1) + np.abs(o2))[None, None, :]

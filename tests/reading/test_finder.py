@@ -7,6 +7,7 @@ import pytest
 from tablecam.cards import FULL_DECK, Card
 from tablecam.reading.finder import FoundCard, find_cards
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, tilt
+from tablecam.reading.warp import order_corners
 
 
 def _corner_error(found: FoundCard, truth: np.ndarray) -> float:
@@ -242,3 +243,41 @@ def test_no_pile_top_on_an_empty_table_or_a_card_of_another_size() -> None:
     assert find_pile_top(image, 60) is None  # a card half as large again is no pile top here
     lone = find_pile_top(image, 90)
     assert lone is not None and _corner_error(lone, truth) < 0.08 * 90
+
+
+def _broken_outline(shape: tuple[int, int], quad: np.ndarray,
+                    pieces: list[list[tuple[float, float]]]) -> np.ndarray:
+    """An edge map: each side of ``quad`` drawn only over its ``pieces`` (fractions of
+    its length), and a few pips inside touching nothing."""
+    edges = np.zeros(shape, np.uint8)
+    for k in range(4):
+        a, b = quad[k], quad[(k + 1) % 4]
+        for t0, t1 in pieces[k]:
+            p, q = a + (b - a) * t0, a + (b - a) * t1
+            cv2.line(edges, tuple(int(v) for v in np.round(p)), tuple(int(v) for v in np.round(q)),
+                     255, 1)
+    centre = quad.mean(axis=0)
+    for dx, dy in ((-20, -30), (20, 30), (0, 0)):
+        cv2.circle(edges, (int(centre[0]) + dx, int(centre[1]) + dy), 6, 255, 1)
+    return edges
+
+
+def test_a_card_whose_outline_has_a_gap_is_found_from_its_edges_hull() -> None:
+    from tablecam.reading.finder import _candidates_from_outlines
+
+    # a white card on a white table: one side's edge is missing for half its length
+    quad = cv2.boxPoints(((200.0, 180.0), (100.0, 140.0), 20.0)).astype(np.float32)
+    whole = [[(0.0, 1.0)]] * 4
+    gapped = _broken_outline((400, 400), quad, [[(0.0, 0.25), (0.75, 1.0)]] + whole[1:])
+    support = cv2.dilate(gapped, np.ones((5, 5), np.uint8))
+    (card,) = _candidates_from_outlines(gapped, 1, 2000, 40000, support)
+    assert np.linalg.norm(order_corners(card.quad) - order_corners(quad), axis=1).max() < 4
+    # two sides alone (an L of edges, a corner of a table or a box) make no card
+    corner = _broken_outline((400, 400), quad, [[(0.0, 1.0)], [(0.0, 1.0)], [], []])
+    support = cv2.dilate(corner, np.ones((5, 5), np.uint8))
+    assert _candidates_from_outlines(corner, 1, 2000, 40000, support) == []
+    # nor does a square outline
+    square = cv2.boxPoints(((200.0, 200.0), (120.0, 120.0), 10.0)).astype(np.float32)
+    ring = _broken_outline((400, 400), square, whole)
+    support = cv2.dilate(ring, np.ones((5, 5), np.uint8))
+    assert _candidates_from_outlines(ring, 1, 2000, 40000, support) == []
