@@ -18,9 +18,12 @@ outlines that look like cards:
 5. Groups of overlapping cards that the outlines found so far do not explain are
    searched for whole cards: each straight side of a group, taken as a card side,
    gives a card whose four sides must lie on edges (the top card of a pile).
-6. For photos (``corners=True``): cards from their visible corners, two straight
-   segments meeting at about a right angle, with the far sides searched along them
-   (a card lying partly under others, a white card on a white table).
+6. For photos (``corners=True``): cards from the convex hull of each blob of faint
+   edges, where no card was found yet (a card whose outline has gaps, so that its
+   inside leaks into the table in every binary view: a white card on a white table);
+   and cards from their visible corners, two straight segments meeting at about a
+   right angle, with the far sides searched along them (a card lying partly under
+   others, a white card on a white table).
 7. Where two outlines overlap, the one whose sides still show inside the other is on
    top; the other is marked ``covered``.
 
@@ -36,7 +39,7 @@ colour test here; the classifier's ``kind`` ("face", "back", "none") is the fina
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -63,6 +66,14 @@ WORK_SIZE: Final = 960
 MIN_WORK_CARD: Final = 26
 #: A card built from its corners needs at least this share of paper just inside each side.
 PAPER_WITHIN: Final = 0.5
+#: A card from the hull of its outline's edges needs this share of three of its sides
+#: on edges, and this share of all four on the whole ...
+OUTLINE_SUPPORT: Final = 0.75
+OUTLINE_MEAN_SUPPORT: Final = 0.7
+#: ... found with the faint edges thickened by these radii (pixels) to close small gaps,
+#: and with these fainter edges (Canny thresholds) thickened by one pixel.
+OUTLINE_RADII: Final = (1, 3)
+FAINTER_EDGES: Final = (6, 18)
 #: The corner search looks at no more than this many straight segments, longest first.
 MAX_SEGMENTS: Final = 160
 
@@ -349,6 +360,35 @@ def _masks(
     return masks, support, np.asarray(faint, np.uint8)
 
 
+def _candidates_from_outlines(
+    edge_map: npt.NDArray[np.uint8], radius: int, min_area: float, max_area: float,
+    support: npt.NDArray[np.uint8],
+) -> list[_Candidate]:
+    """Cards whose outline is an edge ring with gaps.
+
+    A white card on a white or grey table is ringed by a faint edge that breaks here
+    and there (a shadow fades, a corner meets the light), so its inside leaks into the
+    table in every binary view.  The connected edges of such a card (its outline and
+    what is printed on it) still form one blob, and the blob's convex hull is the
+    card: each blob of ``edge_map`` thickened by ``radius`` is filled to its hull and
+    judged like any region, then kept when three of its sides lie on edges
+    (``support``, at least ``OUTLINE_SUPPORT``) and the fourth does on the whole.
+    """
+    ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
+    contours, _ = cv2.findContours(ring, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(edge_map.shape[:2], np.uint8)
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        if min_area <= float(cv2.contourArea(hull)) <= max_area:
+            cv2.fillConvexPoly(filled, hull, 255)
+    found = []
+    for cand in _candidates_from_mask(filled, min_area, max_area, -radius):
+        sides = np.sort(_side_support(cand.quad, support))
+        if float(sides[1]) >= OUTLINE_SUPPORT and float(sides.mean()) >= OUTLINE_MEAN_SUPPORT:
+            found.append(cand)
+    return found
+
+
 def _unlike_table(bgr: npt.NDArray[np.uint8], kernel: npt.NDArray[Any],
                   big: npt.NDArray[Any]) -> npt.NDArray[np.uint8]:
     """Pixels far from every dominant colour of the image (the table's colours)."""
@@ -373,6 +413,15 @@ def _unlike_table(bgr: npt.NDArray[np.uint8], kernel: npt.NDArray[Any],
         mask = cv2.bitwise_and(mask, np.where(spread > 40, 255, 0).astype(np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, big), np.uint8)
+
+
+def _off_border(candidates: list[_Candidate], shape: tuple[int, ...]) -> list[_Candidate]:
+    """The candidates without two corners on the image's border: such an outline is the
+    background, or a card cut off by the frame whose true corners are unknown."""
+    h, w = shape[:2]
+    return [c for c in candidates if int(np.sum(
+        (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
+    )) < 2]
 
 
 def _polygon_overlap(a: Quad, b: Quad) -> float:
@@ -873,6 +922,24 @@ def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
     return float(paper.mean()) > 0.35
 
 
+def _outline_cards(work: npt.NDArray[np.uint8], faint: npt.NDArray[np.uint8],
+                   support: npt.NDArray[np.uint8], min_area: float, max_area: float,
+                   report: Callable[[str, list[_Candidate]], None]) -> list[_Candidate]:
+    """``_candidates_from_outlines`` of the faint edges (thickened by each of
+    ``OUTLINE_RADII``) and of the fainter edges (``FAINTER_EDGES``: a white card on a
+    white table, its side only a shade darker than the table)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    fainter = np.asarray(cv2.Canny(gray, *FAINTER_EDGES), np.uint8)
+    views = [(faint, support, r) for r in OUTLINE_RADII]
+    views.append((fainter, np.asarray(cv2.dilate(fainter, np.ones((5, 5), np.uint8)), np.uint8), 1))
+    found: list[_Candidate] = []
+    for k, (edge_map, edge_support, radius) in enumerate(views):
+        cands = _candidates_from_outlines(edge_map, radius, min_area, max_area, edge_support)
+        report(f"outlines {k}", cands)
+        found += cands
+    return found
+
+
 def find_cards(
     image: npt.NDArray[np.uint8],
     *,
@@ -881,6 +948,7 @@ def find_cards(
     card_width: float | None = None,
     piles: bool = True,
     corners: bool = False,
+    trace: Callable[[str, list[Quad]], None] | None = None,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
 
@@ -890,7 +958,8 @@ def find_cards(
     ``piles=False`` skips that search (quicker, fewer cards from overlapping groups);
     ``corners=True`` (with ``piles``) also builds cards from their visible corners
     (slower; for photos of overlapping cards and low-contrast tables).  For a fresh
-    deal on a plain table ``find_cards_quick`` is much quicker.
+    deal on a plain table ``find_cards_quick`` is much quicker.  ``trace`` (for
+    diagnostics) is told each stage's outlines, in image pixels.
     """
     if image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
         return []
@@ -908,20 +977,38 @@ def find_cards(
     max_area = hi * hi * 1.7
     card_px = float(np.sqrt(min_area * max_area) ** 0.5)
 
+    def _report(stage: str, cands: list[_Candidate]) -> None:
+        if trace is not None:
+            trace(stage, [c.quad / scale for c in cands])
+
     candidates: list[_Candidate] = []
     seen: set[tuple[int, ...]] = set()  # outlines already fitted in another view
     masks, support, thin = _masks(work, card_px)
-    for mask, grow in masks:
-        candidates.extend(_candidates_from_mask(mask, min_area, max_area, grow, seen, support,
-                                                card_width is not None))
-    # an outline with two corners on the image's border is the background, or a card
-    # cut off by the frame whose true corners are unknown
-    h, w = work.shape[:2]
-    candidates = [c for c in candidates if int(np.sum(
-        (c.quad[:, 0] < 2) | (c.quad[:, 1] < 2) | (c.quad[:, 0] > w - 3) | (c.quad[:, 1] > h - 3)
-    )) < 2]
-    kept = _drop_table_patches(
-        work, _select(candidates, support, _whiteness(work) if corners else None))
+    for k, (mask, grow) in enumerate(masks):
+        from_mask = _candidates_from_mask(mask, min_area, max_area, grow, seen, support,
+                                          card_width is not None)
+        _report(f"mask {k}", from_mask)
+        candidates.extend(from_mask)
+    white: npt.NDArray[np.uint8] | None = None
+    paper: npt.NDArray[np.bool_] | None = None
+    outlined: list[_Candidate] = []
+    if corners:
+        white = _whiteness(work)
+        paper = white >= max(float(np.percentile(white, 90)) - 60, 40)
+        outlined = _outline_cards(work, thin, support, min_area, max_area, _report)
+    candidates = _off_border(candidates, work.shape[:2])
+    _report("off the border", candidates)
+    selected = _select(candidates, support, white)
+    _report("selected", selected)
+    kept = _drop_table_patches(work, selected)
+    _report("not table patches", kept)
+    if outlined:
+        # after the regions' cards, and only where none lies: a hull can take in a
+        # shadow or a neighbour's corner, which a region's outline does not
+        outlined = _select(_off_border(outlined, work.shape[:2]), support)
+        kept += [o for o in outlined if not any(
+            _polygon_overlap(o.quad, k.quad) > 0.3 * min(o.area, k.area) for k in kept)]
+        _report("with outline cards", kept)
     size = None
     if card_width:
         size = (card_width * scale, card_width * scale * 1.4)
@@ -940,16 +1027,16 @@ def find_cards(
         kept = [c for c in kept if c.area <= limit]
         for union, _ in masks[:2]:
             kept += _cards_in_piles(union, support, kept, size, (lo, hi))
+        _report("with pile cards", kept)
         if corners:
             gray = np.asarray(cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (3, 3), 0),
                               np.uint8)
-            white = _whiteness(work)
-            paper = white >= max(float(np.percentile(white, 90)) - 60, 40)
             corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi), paper)
             # what was taken for a card inside a card found by its corners was a detail
             kept = [c for c in kept if not any(
                 c.area < 0.3 * n.area and _polygon_overlap(c.quad, n.quad) > 0.7 * c.area
                 for n in corner_cards)] + corner_cards
+            _report("with corner cards", kept)
         kept += [o for o in oversized
                  if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
     kept = [_Candidate(_snap_to_edges(c.quad, thin), c.score, c.area) for c in kept]
