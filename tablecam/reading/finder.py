@@ -1061,8 +1061,10 @@ def _table_colour(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
                                                            << 4) | (pixels[:, 2] >> 4)
     counts = np.bincount(codes, minlength=4096)
     top = int(np.argmax(counts))
-    # the mean colour of that bin's pixels (sums by bin: quicker than picking them out)
-    sums = [np.bincount(codes, weights=pixels[:, c], minlength=4096)[top] for c in range(3)]
+    # the mean colour of that bin's pixels, from exact sums one channel at a time
+    # (quicker than picking whole pixels out)
+    members = codes == top
+    sums = [int(pixels[:, c][members].sum(dtype=np.int64)) for c in range(3)]
     return np.asarray((np.array(sums) / counts[top]).round(), np.uint8)
 
 
