@@ -177,34 +177,48 @@ def _five_columns(row: Sequence[DealtCard], keep: int = 3) -> list[tuple[float, 
     a card beyond the columns (a wider gap) or off the line scores worse.  Returns the
     ``keep`` best as (score, cards left to right), best first.
     """
-    ys = np.array([c.corners.mean(axis=0)[1] for c in row])
-    near = [row[i] for i in np.argsort(np.abs(ys - np.median(ys)))[:7]]
-    near.sort(key=lambda c: float(c.corners[:, 0].mean()))
+    centres = np.array([c.corners.mean(axis=0) for c in row], dtype=np.float64)
+    near = np.argsort(np.abs(centres[:, 1] - np.median(centres[:, 1])))[:7]
+    near = near[np.argsort(centres[near, 0])]
     if len(near) == 5:
-        return [(0.0, near)]
-    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in near]))
-    scored: list[tuple[float, list[DealtCard]]] = []
-    for chosen in itertools.combinations(near, 5):
-        centres = np.array([c.corners.mean(axis=0) for c in chosen], dtype=np.float64)
-        gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
-        line = np.polyfit(centres[:, 0], centres[:, 1], 1)
-        off_line = float(np.abs(np.polyval(line, centres[:, 0]) - centres[:, 1]).max())
-        cost = float(gaps.std() / max(float(gaps.mean()), 1e-6)) + off_line / max(width, 1e-6)
-        scored.append((cost, list(chosen)))
-    scored.sort(key=lambda pair: pair[0])
-    return scored[:keep]
+        return [(0.0, [row[i] for i in near])]
+    width = float(np.median([np.linalg.norm(row[i].corners[1] - row[i].corners[0])
+                             for i in near]))
+    choices = np.array(list(itertools.combinations(near, 5)))  # left to right, as ``near``
+    points = centres[choices]  # (choices, 5, 2)
+    gaps = np.linalg.norm(np.diff(points, axis=1), axis=2)
+    # each choice's least-squares line y = a x + b, and its cards' largest distance off it
+    x, y = points[..., 0], points[..., 1]
+    dx, dy = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    slope = (dx * dy).sum(axis=1) / np.maximum((dx * dx).sum(axis=1), 1e-9)
+    off_line = np.abs(dy - slope[:, None] * dx).max(axis=1)
+    cost = gaps.std(axis=1) / np.maximum(gaps.mean(axis=1), 1e-6) + off_line / max(width, 1e-6)
+    best = np.argsort(cost, kind="stable")[:keep]
+    return [(float(cost[k]), [row[i] for i in choices[k]]) for k in best]
+
+
+def _row_offset(top: list[DealtCard], bottom: list[DealtCard]) -> float:
+    """How far the two rows' middle columns are from facing each other, in card widths.
+
+    Players face each other across the table, so their middle columns lie opposite: a
+    row chosen one column off (a spit card at one end taken for a column) still fits a
+    dealt layout, by a shear, and shows only as an offset of about a column's pitch.
+    """
+    along = bottom[4].corners.mean(axis=0) - bottom[0].corners.mean(axis=0)
+    along = along / max(float(np.linalg.norm(along)), 1e-6)
+    across = bottom[2].corners.mean(axis=0) - top[2].corners.mean(axis=0)
+    width = max(float(np.linalg.norm(bottom[2].corners[1] - bottom[2].corners[0])), 1e-6)
+    return abs(float(np.dot(across, along))) / width
 
 
 def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
-              ) -> tuple[npt.NDArray[np.float64], float, float] | None:
-    """The homography from the layout to a choice of rows, its largest misfit and the two
-    rows' offset along their own direction, both in card widths (None: no homography).
+              ) -> tuple[npt.NDArray[np.float64], float] | None:
+    """The homography from the layout to a choice of rows and its largest misfit, in
+    card widths (None: no homography).
 
     Ten points fit by eight parameters: a card that is not where a dealt column lies (a
     centre card taken for a row's fifth when a dealt card is hidden) leaves a misfit of
-    about a row's distance.  Players face each other across the table, so their middle
-    columns lie opposite: a row chosen one column off (a spit card at one end taken for a
-    column) fits by a shear, and shows as an offset of about a column's pitch.
+    about a row's distance.
     """
     src, dst = [], []
     for i, card in enumerate(bottom):
@@ -220,10 +234,7 @@ def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
     card_width = max(float(np.median([np.linalg.norm(c.corners[1] - c.corners[0])
                                       for c in top + bottom])), 1e-6)
     misfit = np.linalg.norm(project(homography, src) - np.array(dst, np.float32), axis=1)
-    along = np.array(dst[4], np.float64) - np.array(dst[0], np.float64)
-    along /= max(float(np.linalg.norm(along)), 1e-6)
-    offset = abs(float(np.dot(np.array(dst[2], np.float64) - np.array(dst[7], np.float64), along)))
-    return homography, float(misfit.max()) / card_width, offset / card_width
+    return homography, float(misfit.max()) / card_width
 
 
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
@@ -251,16 +262,22 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
                 "the dealt layout needs five face-up cards in each player's row; "
                 f"one row has {len(row)}")
         choices.append(_five_columns(row))
-    # the two rows' choices together: evenly spaced, fitting a dealt layout, facing
+    # the two rows' choices together: evenly spaced and facing (cheap, so first), then
+    # fitting a dealt layout (the homography's misfit, which only adds to the cost)
+    pairs = sorted(((top_cost + bottom_cost + 0.5 * _row_offset(top_cards, bottom_cards),
+                     top_cards, bottom_cards)
+                    for (top_cost, top_cards), (bottom_cost, bottom_cards)
+                    in itertools.product(*choices)), key=lambda pair: pair[0])
     best: tuple[float, list[DealtCard], list[DealtCard], npt.NDArray[np.float64], float] | None = None
-    for (top_cost, top_cards), (bottom_cost, bottom_cards) in itertools.product(*choices):
+    for cost, top_cards, bottom_cards in pairs:
+        if best is not None and cost >= best[0]:
+            break
         fit = _deal_fit(top_cards, bottom_cards)
         if fit is None:
             continue
-        homography, misfit, offset = fit
-        cost = top_cost + bottom_cost + misfit + 0.5 * offset
-        if best is None or cost < best[0]:
-            best = (cost, top_cards, bottom_cards, homography, misfit)
+        homography, misfit = fit
+        if best is None or cost + misfit < best[0]:
+            best = (cost + misfit, top_cards, bottom_cards, homography, misfit)
     if best is None:
         raise GeometryError("the dealt cards do not lie in two straight rows")
     _, top, bottom, homography, misfit = best
