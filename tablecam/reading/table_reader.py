@@ -61,9 +61,10 @@ THUMB_PER_CARD: Final = 16
 PILE_ZONES: Final = frozenset({"left", "right"})
 #: While a new deal is awaited with the old geometry in use, look for it every n frames.
 RELOCATE_EVERY: Final = 5
-#: Seconds a dealt layout that does not fit two rows of five columns is refused before
-#: the best-fitting one is taken anyway: a deck whose backs the reader takes for faces,
-#: or a sloppy deal, must not leave the table without zones for the whole round.
+#: Seconds a dealt layout that does not fit two rows of five columns is refused, while
+#: the table has no zones yet, before the best-fitting one is taken anyway: a deck whose
+#: backs the reader takes for faces, or a sloppy deal, must not leave the table without
+#: zones for the whole round.
 MISFIT_PATIENCE_S: Final = 1.0
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
@@ -185,15 +186,18 @@ class TableReader:
     def _deal_layout(self, t: float, seen: Sequence[SeenCard]) -> TableGeometry | None:
         """The layout of a deal among ``seen``, or None when it is no deal.
 
-        A layout refused only because its rows do not fit a dealt layout is remembered,
-        and once such layouts have been seen for ``MISFIT_PATIENCE_S`` with no better
-        one, the latest is taken (by ``read``, for a while only until a fitting one).
+        While the table has no zones at all, a layout refused only because its rows do
+        not fit a dealt layout is remembered, and once such layouts have been seen for
+        ``MISFIT_PATIENCE_S`` with no better one, the latest is taken (by ``read``, for a
+        while only until a fitting one).  At a later round's deal the zones in use stay
+        instead: a deal of fewer than five columns, with a spit card taken for a face at
+        a row's end, fits no layout and would give zones shifted by a column.
         """
         try:
             return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
         except LayoutMisfitError as misfit:
-            if self._provisional_until is not None:
-                return None  # one is in use already: only a fitting layout replaces it
+            if self.geometry is not None:
+                return None  # zones in use (or one taken already): only a fitting layout
             first = t if self._misfit is None else self._misfit[0]
             self._misfit = (first, misfit.layout)
             return None

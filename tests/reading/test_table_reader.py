@@ -268,3 +268,17 @@ def test_a_column_top_over_a_sloppy_stack_is_read() -> None:
     for zone in ("A2", "A4", "B3"):
         assert (reading.zones[zone].state, reading.zones[zone].card) == ("face_up",
                                                                          scene.truth[zone][1])
+
+
+def test_a_later_deal_that_does_not_fit_leaves_the_zones_in_use() -> None:
+    # a round dealt with four columns and a spit card taken for a face at the row's end
+    # fits no layout; the zones of the previous deal stay rather than shift by a column
+    straight = spit_deal_scene(UP, seed=3)
+    reader = TableReader(TemplateReader())
+    first = reader.read(_frame(0.0, straight.image)).geometry
+    assert first is not None
+    knocked, _ = _knock_out_of_line(3, "B3", 60)
+    reader.relocate()
+    for k in range(3 * 30):
+        reading = reader.read(_frame(1.0 + k / 30, knocked))
+    assert reading.geometry is first
