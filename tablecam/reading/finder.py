@@ -1195,12 +1195,19 @@ TOP_SIDE_SUPPORT: Final = 0.8
 TOP_ASPECTS: Final = (1.36, 1.48)
 TOP_SCALES: Final = (0.97, 1.04)
 #: How many of the best-supported rough outlines are fitted to the edges.
-TOP_FITTED: Final = 8
+TOP_FITTED: Final = 12
 
 
 def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard | None:
     """The top card of a messy pile: the card-sized outline whose four sides all lie on
-    edges, or None.
+    edges, or None (``find_pile_tops``' first)."""
+    tops = find_pile_tops(image, card_width)
+    return tops[0] if tops else None
+
+
+def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float) -> list[FoundCard]:
+    """Card-sized outlines whose four sides all lie on edges, the likeliest top card of
+    a messy pile first (best supported), then other such outlines that overlap it.
 
     Cards slapped onto a pile lie offset and turned over each other, so the regions
     ``find_cards`` sees merge the top card with what sticks out below it.  Here the
@@ -1208,10 +1215,13 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
     edge segment, taken as one side of a card starting at either of its ends, gives a
     rough card-sized outline; the best supported are fitted to the edges, and the top
     card is the one whose four sides are whole edges (the sides of the cards below are
-    cut where the top card covers them).  ``image`` is best a crop around the pile (BGR).
+    cut where the top card covers them).  A card squared up on the one below, or a
+    deck's frame line printed just inside the border, also gives outlines a little off
+    the card with four sides on edges: those are the later ones, for a second look.
+    ``image`` is best a crop around the pile (BGR).
     """
     if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
-        return None
+        return []
     gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
     smooth = np.asarray(cv2.GaussianBlur(gray, (3, 3), 0), np.uint8)
     canny = cv2.Canny(smooth, 20, 60)
@@ -1226,40 +1236,44 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
         np.uint8)
     segs = _segments(small, 0.3 * card_width / shrink, longest / shrink)[:60] * shrink
     if len(segs) == 0:
-        return None
+        return []
     quads = _side_hypotheses(segs, card_width)
     if len(quads) == 0:
-        return None
+        return []
     support = _sides_on_edges(quads, loose)
     # the side opposite the segment rests on a guess of the card's size: a rough
     # outline is judged by its three best sides, the fitting finds the fourth
     worst = np.sort(support, axis=1)[:, 1]
     order = np.lexsort((-support.mean(axis=1), -worst))
-    best: tuple[float, float, Quad] | None = None
-    reach = max(3, int(round(0.07 * card_width)))
-    tried: list[npt.NDArray[np.float32]] = []
+    rough: list[Quad] = []
     for k in order:
-        if worst[k] < 0.6 or len(tried) >= TOP_FITTED:
+        if worst[k] < 0.6 or len(rough) >= TOP_FITTED:
             break
         centre = quads[k].mean(axis=0)
-        if any(float(np.linalg.norm(centre - c)) < 0.1 * card_width for c in tried):
-            continue  # much the same outline as one fitted already
-        tried.append(centre)
-        quad = _refine_side_lines(gray, quads[k], reach, tight)
+        if any(float(np.linalg.norm(centre - q.mean(axis=0))) < 0.1 * card_width for q in rough):
+            continue  # much the same outline as one to be fitted already
+        rough.append(quads[k])
+    if not rough:
+        return []
+    fitted = _refine_quads(gray, rough, max(3, int(round(0.07 * card_width))), tight)
+    kept: list[tuple[float, float, Quad]] = []
+    for quad in fitted:
         short, long = _sides(quad)
         if not (0.85 * card_width <= short <= 1.15 * card_width
                 and MIN_ASPECT <= long / max(short, 1e-6) <= MAX_ASPECT):
             continue
         sides = _sides_on_edges(quad[None], tight)[0]
-        value = (float(sides.min()), float(sides.mean()))
-        if best is None or value > best[:2]:
-            best = (*value, quad)
-            if value[0] >= 0.95:
-                break  # four whole sides: no other outline can do better
-    if best is None or best[0] < TOP_SIDE_SUPPORT:
-        return None
-    outline = order_corners(best[2])
-    return FoundCard(outline, round(best[1], 4), False, _looks_face_up(image, outline))
+        if float(sides.min()) >= TOP_SIDE_SUPPORT:
+            kept.append((float(sides.min()), float(sides.mean()), quad))
+    kept.sort(key=lambda k: k[:2], reverse=True)
+    tops: list[FoundCard] = []
+    for _, mean, quad in kept:
+        area = float(cv2.contourArea(quad))
+        if any(_polygon_overlap(quad, t.corners) > 0.95 * area for t in tops):
+            continue  # the same card fitted twice
+        outline = order_corners(quad)
+        tops.append(FoundCard(outline, round(mean, 4), False, _looks_face_up(image, outline)))
+    return tops
 
 
 def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float) -> npt.NDArray[np.float32]:

@@ -41,7 +41,7 @@ from tablecam.geometry import (
     geometry_from_deal,
 )
 from tablecam.geometry.mat import MatDetection, find_mat
-from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick, find_pile_top
+from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick, find_pile_tops
 from tablecam.reading.warp import order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
@@ -303,7 +303,8 @@ class TableReader:
     def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     zones: list[ZoneId]) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
-        searched: set[ZoneId] = set()  # zones whose top card was looked for by its sides
+        # zones whose top card was looked for by its sides: the other outlines to look at
+        searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -327,12 +328,10 @@ class TableReader:
                 # below it: the top card is the one showing four whole sides, and
                 # the cards below it matter no more (nor the finder's time).  A pile's
                 # top shows a face; an outline of no paper is left to the finder.
-                top = find_pile_top(crop, geometry.card_width)
-                searched.add(zone)
-                if (top is not None and top.face_up
-                        and _belongs(geometry, zone, top.corners + offset)):
-                    found_by_zone[zone] = [
-                        FoundCard(top.corners + offset, top.score, False, top.face_up)]
+                tops = _zone_tops(crop, offset, geometry, zone)
+                searched[zone] = tops[1:]
+                if tops:
+                    found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
                     continue
             for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width):
                 corners = f.corners + offset
@@ -366,44 +365,56 @@ class TableReader:
 
     def _look_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
-                    searched: set[ZoneId] | frozenset[ZoneId] = frozenset()) -> None:
-        """A face-up top left unnamed is read again through the outline of the card
-        whose four sides show (``find_pile_top``), in one batch; the name is taken when
-        the reader gives one.  The finder's outline of a column's top can take in the
-        edges of the stack below it.  ``searched``: zones looked at that way already."""
+                    searched: Mapping[ZoneId, list[npt.NDArray[np.float32]]] | None = None,
+                    ) -> None:
+        """A face-up top left unnamed is read again, all such zones in one batch,
+        through the outlines of cards whose four sides show around it (``find_pile_tops``;
+        ``searched``: the zones looked at that way already, with the outlines left to
+        read).  The name is taken when the reader names one card there, and no other
+        zone shows it.  The finder's outline of a column's top can take in the stack
+        below it; a pile's top can be fitted a little off (a frame line printed inside
+        the card, the edge of a card squared up below it)."""
+        searched = searched or {}
         todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
         for zone, (observation, _) in readings.items():
             if (observation.state != "face_up" or observation.card is not None
-                    or observation.corners is None or zone in searched):
+                    or observation.corners is None):
                 continue
-            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-            if x1 - x0 < 8 or y1 - y0 < 8:
-                continue
-            offset = np.array([x0, y0], np.float32)
-            top = find_pile_top(np.ascontiguousarray(image[y0:y1, x0:x1]), geometry.card_width)
-            if top is None or not top.face_up:
-                continue
-            corners = top.corners + offset
-            if not _belongs(geometry, zone, corners) or _iou(corners, observation.corners) > 0.9:
-                continue
-            todo.append((zone, corners))
+            if zone in searched:
+                outlines = searched[zone]
+            else:
+                x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+                if x1 - x0 < 8 or y1 - y0 < 8:
+                    continue
+                crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+                outlines = _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
+            todo += [(zone, c) for c in outlines
+                     if 0.5 <= _iou(c, observation.corners) <= 0.9]  # the same card, elsewise
         if not todo:
             return
         reads = self.classifier.read([warp_card(image, c) for _, c in todo])
-        # every card is unique: a name another zone shows already is no name here
-        named = {z: m.observation.card for z, m in self._memory.items()
-                 if m.observation is not None and m.observation.card is not None}
-        named.update({z: o.card for z, (o, _) in readings.items() if o.card is not None})
+        names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
         for (zone, corners), r in zip(todo, reads, strict=True):
-            if r.kind != "face" or r.card is None or any(
-                    card == r.card for z, card in named.items() if z != zone):
+            if r.kind == "face" and r.card is not None:
+                best = names.setdefault(zone, {}).get(r.card)
+                if best is None or float(r.confidence) > best[0]:
+                    names[zone][r.card] = (float(r.confidence), corners, r)
+        # every card is unique: a name another zone shows already is no name here
+        shown = {z: m.observation.card for z, m in self._memory.items()
+                 if m.observation is not None and m.observation.card is not None}
+        shown.update({z: o.card for z, (o, _) in readings.items() if o.card is not None})
+        for zone, found in names.items():
+            if len(found) != 1:
+                continue  # the looks disagree: no name
+            ((card, (confidence, corners, r)),) = found.items()
+            if any(c == card for z, c in shown.items() if z != zone):
                 continue
             cards = [c for c in readings[zone][1] if _overlap_share(c.corners, corners) < 0.8]
-            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False,
+            seen = SeenCard(corners, card, confidence, True, zone, False,
                             getattr(r, "candidates", ()))
-            readings[zone] = (ZoneObservation("face_up", r.card, seen.confidence, corners,
+            readings[zone] = (ZoneObservation("face_up", card, confidence, corners,
                                               seen.candidates), [seen, *cards])
-            named[zone] = r.card
+            shown[zone] = card
 
     def _observe(self, image: npt.NDArray[np.uint8], geometry: TableGeometry, zone: ZoneId,
                  seen: list[SeenCard]) -> ZoneObservation:
@@ -482,6 +493,19 @@ def _belongs(geometry: TableGeometry, zone: ZoneId, corners: npt.NDArray[np.floa
     if where is None and _overlap_share(corners, geometry.zones[zone]) >= 0.3:
         where = zone
     return where == zone
+
+
+def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
+               geometry: TableGeometry, zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+    """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
+    the other outlines that overlap it; none when the likeliest shows no paper (a pile's
+    top shows a face) or lies outside the zone."""
+    tops = [(t.corners + offset, t.face_up) for t in find_pile_tops(crop, geometry.card_width)]
+    if not tops or not tops[0][1] or not _belongs(geometry, zone, tops[0][0]):
+        return []
+    first = tops[0][0]
+    return [first] + [c for c, face_up in tops[1:]
+                      if face_up and _iou(c, first) >= 0.5 and _belongs(geometry, zone, c)]
 
 
 def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
