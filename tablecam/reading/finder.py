@@ -68,7 +68,7 @@ MIN_WORK_CARD: Final = 26
 PAPER_WITHIN: Final = 0.5
 #: A card from the hull of its outline's edges needs this share of three of its sides
 #: on edges, and this share of all four on the whole ...
-OUTLINE_SUPPORT: Final = 0.75
+OUTLINE_SUPPORT: Final = 0.85
 OUTLINE_MEAN_SUPPORT: Final = 0.7
 #: ... found with the faint edges thickened by these radii (pixels) to close small gaps,
 #: and with these fainter edges (Canny thresholds) thickened by one pixel.
