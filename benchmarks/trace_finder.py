@@ -177,7 +177,9 @@ def survey(limit: int | None) -> None:
                 where += " (overlapping)"
             counts[where] += 1
             if where != "found":
-                print(f"{path.name.split('_jpg.rf.')[0]} {name}: {where}", flush=True)
+                best = max((box_iou(box, bounding_box(q)) for q in stages[-1][1]), default=0.0)
+                print(f"{path.name.split('_jpg.rf.')[0]} {name}: {where}, best IoU {best:.2f}",
+                      flush=True)
     total = sum(counts.values())
     for where, n in counts.most_common():
         print(f"{where:32s} {n:4d} {100 * n / max(total, 1):5.1f} %")
