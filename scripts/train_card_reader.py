@@ -15,6 +15,10 @@ Steps, each reproducible from ``--seed``:
    the same run, which scores each photo and its mirror image; so the result depends
    on nothing but this repository and the data).  10% of the photos, chosen by a
    hash of their name, are kept apart for calibration.  ``valid`` is never used here.
+   With ``--edje``, also real crops of another deck from ``edje_pinochle_ranks/train``,
+   labelled by rank only (their suit is not learnt from, only their rank and that they
+   are faces); every third photo is left out as the development sample, and ``test`` is
+   never used.  Tried once (see the model card): it was not adopted.
 3. A small CNN of plain 3x3 convolutions with three heads (rank, suit, kind), trained
    with AdamW and a one-cycle schedule on one CPU thread (``--threads``).
 4. The confidence threshold is calibrated on a held-out synthetic seed of the training
@@ -33,7 +37,7 @@ import time
 from collections.abc import Callable
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import cv2
 import numpy as np
@@ -160,7 +164,12 @@ def is_calibration_photo(name: str) -> bool:
     return int(hashlib.sha256(name.encode()).hexdigest()[:4], 16) % 10 == 0
 
 
+#: an edje card whose every candidate outline reads as its rank with less than this
+#: probability (by the first, synthetic-only model) is left out of training
+EDJE_MIN_RANK_PROB: Final = 0.02
+
 LabelProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
+RankProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
 
 
 def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, seed: int,
@@ -237,6 +246,66 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
           f"{chosen['fit']} fitted in the box, {chosen['finder']} from the finder)", flush=True)
     return {"x": np.stack(images), "kind": np.array(kinds, np.int64),
             "rank": np.array(ranks, np.int64), "suit": np.array(suits, np.int64)}
+
+
+def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
+             ) -> dict[str, np.ndarray]:
+    """Crops of the edje train photos outside the development sample, rank only.
+
+    As in ``real_set``: the quad fitted in each labelled box and the finder's outlines
+    that match it are candidates, and with ``rank_prob(crops, ranks)`` the one that
+    reads most like the labelled rank is kept, and a card none of whose candidates reads
+    at all as its rank (its index hidden under another card, or the box off the card)
+    is left out rather than taught as that rank.  ``suit`` is -1 (no suit loss).
+    """
+    from tablecam.reading import realdata
+    from tablecam.reading.finder import find_cards
+    from tablecam.reading.warp import warp_card
+
+    rng = np.random.default_rng(seed)
+    images, ranks = [], []
+    chosen = {"fit": 0, "finder": 0, "dropped": 0}
+    for index, path in enumerate(realdata.edje_photos("train")):
+        if realdata.edje_dev_photo(index):
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            continue
+        boxes = realdata.read_voc(path.with_suffix(".xml"))
+        found = [realdata.order_unsquashed(f.corners) for f in find_cards(image)] \
+            if rank_prob is not None else []
+        for box in boxes:
+            candidates = [realdata.fit_card_quad(image, box)[0]] + [
+                f for f in found
+                if realdata.box_iou((box.x0, box.y0, box.x1, box.y1),
+                                    realdata.bounding_box(f)) >= 0.6]
+            best = 0
+            if rank_prob is not None:
+                views = [warp_card(image, c) for c in candidates]
+                probs = rank_prob(views, [box.rank] * len(views))
+                best = int(np.argmax(probs))
+                if float(probs[best]) < EDJE_MIN_RANK_PROB:
+                    chosen["dropped"] += 1
+                    continue
+            chosen["finder" if best else "fit"] += 1
+            corners = candidates[best]
+            card_h = float(np.linalg.norm(corners[3] - corners[0]))
+            for v in range(variants):
+                quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
+                if rng.random() < 0.5:
+                    quad = np.roll(quad, 2, axis=0)
+                view = warp_card(image, quad)
+                if v > 0:
+                    view = synth.photometric(rng, view, 0.5)
+                images.append(_small(view))
+                ranks.append(box.rank.value - 1)
+    print(f"edje crops (rank only): {len(images)} (outlines kept: {chosen['fit']} fitted in "
+          f"the box, {chosen['finder']} from the finder; {chosen['dropped']} cards left out)",
+          flush=True)
+    n = len(images)
+    return {"x": np.stack(images) if images else np.zeros((0, INPUT_H, 2 * INPUT_W, 3), np.uint8),
+            "kind": np.full(n, synth.KIND_FACE, np.int64), "rank": np.array(ranks, np.int64),
+            "suit": np.full(n, -1, np.int64)}
 
 
 # ------------------------------------------------------------------ model
@@ -319,9 +388,10 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
         x, rank, suit, kind = _batch(data, idx, rng)
         out_rank, out_suit, out_kind = model(x)
         face = (kind == synth.KIND_FACE).float()
+        suited = face * (suit >= 0).float()  # rank-only photos teach no suit
         loss = ce(out_kind, kind).mean()
         loss = loss + (ce(out_rank, rank.clamp(min=0)) * face).sum() / face.sum().clamp(min=1)
-        loss = loss + (ce(out_suit, suit.clamp(min=0)) * face).sum() / face.sum().clamp(min=1)
+        loss = loss + (ce(out_suit, suit.clamp(min=0)) * suited).sum() / suited.sum().clamp(min=1)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -487,6 +557,8 @@ def main(argv: list[str] | None = None) -> int:
                              "stays at 1)")
     parser.add_argument("--real-variants", type=int, default=6)
     parser.add_argument("--no-real", action="store_true", help="synthetic data only")
+    parser.add_argument("--edje", action="store_true",
+                        help="also the rank-only edje train photos (outside the dev sample)")
     parser.add_argument("--orient-model", type=Path, default=None,
                         help="an ONNX reader used to turn mirrored training photos back "
                              "(default: a synthetic-only model trained first in this run, "
@@ -530,7 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     names = [names[i] for i in keep]
     print(f"synthetic: {len(train_set['x'])} train, {len(calib_set['x'])} calibration "
           f"({time.time() - started:.0f} s)", flush=True)
-    real_count = 0
+    real_count = edje_count = 0
     if not args.no_real:
         orient: Callable[[list[np.ndarray]], float]
         if args.orient_model is not None:
@@ -545,6 +617,10 @@ def main(argv: list[str] | None = None) -> int:
             def label_prob(crops: list[np.ndarray], cards: list[Any]) -> np.ndarray:
                 return np.array([dict(r.candidates).get(card, 0.0)
                                  for r, card in zip(reader.read(crops), cards, strict=True)])
+
+            def rank_prob(crops: list[np.ndarray], ranks: list[Any]) -> np.ndarray:
+                return np.array([sum(p for c, p in r.candidates if c.rank == rank)
+                                 for r, rank in zip(reader.read(crops), ranks, strict=True)])
         else:
             print(f"orientation model: synthetic data only, {args.orient_epochs} epochs",
                   flush=True)
@@ -561,11 +637,21 @@ def main(argv: list[str] | None = None) -> int:
                 rank = np.array([c.rank.value - 1 for c in cards])
                 suit = np.array([c.suit.value for c in cards])
                 return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank] * p_suit[at, suit])
+
+            def rank_prob(crops: list[np.ndarray], ranks: list[Any]) -> np.ndarray:
+                p_rank, _, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                at = np.arange(len(ranks))
+                rank = np.array([r.value - 1 for r in ranks])
+                return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank])
         real_train = real_set(orient, args.real_variants, args.seed, calibration=False,
                               label_prob=label_prob)
         real_calib = real_set(orient, 1, args.seed + 1, calibration=True, full=True)
         real_count = len(real_train["x"])
         train_set = _merge(train_set, real_train)
+        if args.edje:
+            real_edje = edje_set(args.real_variants, args.seed + 2, rank_prob)
+            edje_count = len(real_edje["x"])
+            train_set = _merge(train_set, real_edje)
         calib_set = _merge(calib_set, real_calib)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
                           log=lambda m: print(m, flush=True))
@@ -583,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
         "epochs": str(args.epochs),
         "train_minutes": f"{minutes:.1f}",
         "calibration": json.dumps(stats),
-    })
+    } | ({"edje_rank_only_crops": str(edje_count)} if args.edje else {}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {minutes:.1f} min",
           flush=True)
     return 0

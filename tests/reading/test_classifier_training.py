@@ -146,3 +146,27 @@ def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> Non
     reader = CardClassifier(out)
     assert reader.threshold == pytest.approx(0.7)
     assert len(reader.read([s.image for s in samples[:3]])) == 3
+
+
+@pytest.mark.slow
+def test_rank_only_examples_teach_the_rank_and_no_suit() -> None:
+    pytest.importorskip("torch")
+    import torch
+
+    torch.set_num_threads(1)
+    trainer = _load_training_script()
+    pool = _faces()
+    rng = np.random.default_rng(1)
+    samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
+    data = {"x": np.stack([trainer._small(s.image) for s in samples]),
+            "kind": np.array([s.kind for s in samples]),
+            "rank": np.array([s.rank for s in samples]),
+            "suit": np.array([s.suit for s in samples])}
+    # the same views with their suits taken away (-1, as the edje photos): the rank and
+    # kind losses are the same, so the losses differ only by the suit loss
+    rank_only = data | {"suit": np.full(len(samples), -1)}
+    _, with_suits = trainer.train(data, 1, seed=3, batch=16, log=lambda _m: None)
+    _, without = trainer.train(rank_only, 1, seed=3, batch=16, log=lambda _m: None)
+    assert np.isfinite(without).all()
+    # no suit loss at all (not a suit 0 taught): the first step's loss is lower by ln 4
+    assert with_suits[0] - without[0] == pytest.approx(np.log(4), abs=0.5)
