@@ -358,7 +358,8 @@ class Referee:
                   spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = ()) -> list[Call]:
         """Check the table against the columns the camera shows settled (the tracker's
         ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
-        ``face_up`` or ``unsettled``) and take in what an imperfect reader let slip by:
+        ``face_up``, ``unsettled`` or ``covered`` -- long covered over ``card``, which bears
+        a "Spit!" only where the table agrees) and take in what an imperfect reader let slip by:
 
         - a column waiting for its face-down card to be turned shows a face: it was
           turned (a ``Reveal``, so that nobody waits for it before a "Spit!");
@@ -464,6 +465,15 @@ class Referee:
             for i, (col, (state, card)) in enumerate(zip(self.table.sides[seat].columns, shown,
                                                          strict=False), start=1):
                 if col.has_up and f"{seat}{i}" in self._unnamed:
+                    return False
+                if state == "covered":
+                    # Long covered (something lies over it): the card last seen there lies
+                    # there still, unless we saw it played since (the column is empty).
+                    if col.has_up and card == col.up:
+                        continue
+                    if not col.has_up and col.down == 0 and card is not None and any(
+                            card in cards for cards in self.table.piles.values()):
+                        continue
                     return False
                 if state == "unsettled":
                     return False

@@ -141,6 +141,8 @@ class _Zone:
     #: the face the reader liked best in the zone's last face-up reading, and how much
     liked: Card | None = None
     liked_p: float = 0.0
+    #: when the zone's current cover began (a hand, or something left lying over it)
+    covered_since: float = -1e9
 
 
 @dataclass(slots=True)
@@ -207,6 +209,9 @@ class Tracker:
         self._spit_feeders = 2
         self._r = _Round()
         self._busy = False
+        #: like ``_busy``, but a column long covered over its named card is settled
+        self._unsettled = False
+        self._long_covered: set[str] = set()
         self._last_t = 0.0
         self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
         self._located_cache: dict[Card, str] | None = None
@@ -221,6 +226,10 @@ class Tracker:
         #: A top the tracker believes, that the reader did not name but likes best with
         #: at least this probability in the frame, may bear a "Spit!" (``unnamed_tops``).
         self.liked_floor = 0.5
+        #: A column covered this long while it showed a card the reader named keeps that
+        #: card for the referee (``busy``, ``settled_columns``): something lies over it,
+        #: and a card taken from under it would show up in a hand or on a pile.
+        self.long_cover_s = 1.0
         #: The plays and moves of the last ``update`` that the camera saw whole: the
         #: card named by the reader on the pile it landed on, the pile's top under it
         #: named there too, no long hand over the pile and no other card on its way
@@ -231,8 +240,9 @@ class Tracker:
     # ------------------------------------------------------------------ public
     @property
     def busy(self) -> bool:
-        """A card is in a hand, a zone is covered or still changing: the table is not settled."""
-        return (self._busy or bool(self._in_hand) or bool(self._pending_spit)
+        """A card is in a hand, a zone is covered or still changing: the table is not settled
+        (a column covered for ``long_cover_s`` over a named card counts as settled)."""
+        return (self._unsettled or bool(self._in_hand) or bool(self._pending_spit)
                 or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
 
     @property
@@ -244,7 +254,8 @@ class Tracker:
         """Take one frame's reading; return the events (and notes) it makes certain."""
         t = reading.t
         changes: list[tuple[str, ZoneValue, ZoneValue]] = []
-        busy = False
+        busy = unsettled = False
+        self._long_covered = set()
         gap = t - self._last_t > 0.5
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
@@ -258,9 +269,15 @@ class Tracker:
                 zone.last_hidden = t
             if state == "covered":
                 zone.last_hidden = t
+                if not zone.covered:
+                    zone.covered_since = t
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
                 busy = True
+                if self._covered_long(name, zone, t):
+                    self._long_covered.add(name)
+                else:
+                    unsettled = True
                 continue
             zone.covered = False
             if state == "face_up":
@@ -289,7 +306,7 @@ class Tracker:
                 zone.last_agree = t
                 zone.accepted_named += named
                 continue
-            busy = True
+            busy = unsettled = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
             careful = False
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
@@ -322,7 +339,7 @@ class Tracker:
             zone.accepted_at = t
             zone.accepted_named = zone.named_run
             zone.last_evidence, zone.evidence = zone.evidence, {}
-        self._busy = busy
+        self._busy, self._unsettled = busy, unsettled
         out: list[Tracked] = []
         if changes:
             self._last_change = t
@@ -501,10 +518,20 @@ class Tracker:
         zone = self._zones[name]
         return not zone.covered and zone.candidate is None and zone.last_agree >= self._last_t
 
+    def _covered_long(self, name: str, zone: _Zone, t: float) -> bool:
+        """Has column ``name`` been covered for ``long_cover_s`` over a card the reader
+        named itself, with no change being voted on (something lies over it)?"""
+        return (name in COLUMN_ZONES and self._phase == "playing" and zone.candidate is None
+                and t - zone.covered_since >= self.long_cover_s
+                and zone.accepted[0] == "face_up" and zone.accepted[1] is not None
+                and zone.accepted_named >= self.stable_frames)
+
     def settled_columns(self) -> dict[Seat, list[ZoneValue]]:
         """Each player's columns as the camera shows them now, for the referee to check
         its table against (``Referee.reconcile``): ``(state, card)`` per column, with
-        ``state`` "unsettled" where a hand, a vote or an unexplained departure is pending.
+        ``state`` "unsettled" where a hand, a vote or an unexplained departure is pending;
+        ``("covered", card)`` where a column has been covered for ``long_cover_s`` over a
+        card the reader named (``card``, still there unless it left unseen).
         Empty while no round is in play."""
         if self._phase != "playing":
             return {}
@@ -515,7 +542,9 @@ class Tracker:
             values: list[ZoneValue] = []
             for i in range(1, 6):
                 zone = self._zones.get(f"{seat}{i}")
-                if zone is None or zone.covered or zone.candidate is not None or (seat, i) in pending:
+                if zone is not None and f"{seat}{i}" in self._long_covered and (seat, i) not in pending:
+                    values.append(("covered", zone.accepted[1]))
+                elif zone is None or zone.covered or zone.candidate is not None or (seat, i) in pending:
                     values.append(("unsettled", None))
                 else:
                     values.append(zone.accepted)

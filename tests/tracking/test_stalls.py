@@ -1,0 +1,57 @@
+"""A "Spit!" is called on time when the table is stuck, and never on a doubt."""
+
+from __future__ import annotations
+
+from tablecam.app import referee_readings
+from tablecam.cards import Card
+from tablecam.events import Stall
+from tablecam.referee import Referee
+from tablecam.referee.referee import Call, RefereeRules
+from tablecam.tracking.synthetic import SyntheticReading, SyntheticZone
+
+# Nothing fits 8H or 2S once the spit cards are down: the table is stuck.
+STUCK = {"A1": "5C", "A2": "JD", "B1": "KH", "B2": "QS", "left": "empty", "right": "empty",
+         "spitA": "down", "spitB": "down"}
+
+
+def zone(value: str) -> SyntheticZone:
+    """"7C" a named card, "?7C:0.3" an unnamed one with candidates, "down", "empty", "covered"."""
+    if value in ("empty", "covered"):
+        return SyntheticZone(value)
+    if value == "down":
+        return SyntheticZone("face_down")
+    if value.startswith("?"):
+        candidates = tuple((Card.parse(code), float(p)) for code, p in
+                           (pair.split(":") for pair in value[1:].split(",")))
+        return SyntheticZone("face_up", None, candidates[0][1], candidates)
+    return SyntheticZone("face_up", Card.parse(value))
+
+
+def stalls(frames: list[tuple[float, dict[str, str]]]) -> list[float]:
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}) for t, zones in frames]
+    calls: list[Call]
+    calls, _ = referee_readings(readings, [], Referee(RefereeRules(first_round_cards=5)))
+    return [call.t for call in calls if isinstance(call.event, Stall)]
+
+
+def covered_game(column_before_cover: str, cover_frames: int) -> list[tuple[float, dict[str, str]]]:
+    """A deal, then B2 covered (a sleeve resting on it) while the spit cards land."""
+    frames = [(i / 30, dict(STUCK, B2=column_before_cover)) for i in range(6)]
+    frames += [(i / 30, dict(STUCK, B2="covered", left="8H", right="2S")) for i in range(6, 6 + cover_frames)]
+    return frames
+
+
+def test_a_column_left_covered_over_its_named_card_does_not_hold_back_the_spit_call() -> None:
+    # The cover began at frame 6: a hand passing is shorter than a second, so the stall
+    # is called once the column has been covered for one (not when it is uncovered).
+    called = stalls(covered_game("QS", 90))
+    assert len(called) == 1 and 36 / 30 <= called[0] < 40 / 30
+    # Uncovered before the second is up, the stall comes as the column shows its card.
+    called = stalls(covered_game("QS", 12) + [(i / 30, dict(STUCK, left="8H", right="2S"))
+                                              for i in range(18, 30)])
+    assert len(called) == 1 and 18 / 30 <= called[0] < 22 / 30
+
+
+def test_a_column_covered_over_a_card_the_reader_never_named_holds_the_call() -> None:
+    # QS might be a card that fits: no "Spit!" rests on it until the camera shows it.
+    assert stalls(covered_game("?QS:0.3,KS:0.2", 90)) == []
