@@ -885,9 +885,16 @@ class Tracker:
             return [PileIdentified(t, pile, card)]
         if card is not None and len(cards) >= 2 and cards[-2] == card:
             # The top went back to the card under it: the top card was taken back.
-            gone = cards.pop()
+            gone = cards[-1]
             if gone is None:
+                cards.pop()
                 return []
+            if gone.fits_on(card):
+                # Only a collision's loser is taken back, and it lies on a card it does
+                # not fit (both fitted the top before).  A top that fits the card under
+                # it stays: that card, already played, is a misread of a new top.
+                return []
+            cards.pop()
             seat, column = self._r.played_from.pop(gone, ("A", 0))
             if column:
                 self._in_hand[gone] = _InHand(seat, column, t)

@@ -148,6 +148,19 @@ def test_a_card_withdrawn_from_a_pile_is_a_takeback() -> None:
     assert out[2] == Takeback(3.0 + 2 / 30, 1, "B", c("KH"), "right")
 
 
+def test_a_played_card_read_as_the_card_under_it_is_not_taken_back() -> None:
+    # 7C lies on 8H as the rules allow; only a collision's loser is taken back, and it
+    # never fits the card under it.  8H read on the pile after a hand passed is the top
+    # misread, not a takeback (which would then report 7C played a second time).
+    tracker = started()
+    frames = [(1.0 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(4)]
+    frames += [(2.0 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(3)]
+    frames += [(2.2 + i / 30, dict(BASE, A1="empty", left="8H")) for i in range(6)]
+    frames += [(2.5 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(6)]
+    out = run(tracker, frames)
+    assert out == [Play(1.0 + 2 / 30, 1, "A", c("7C"), "left", 1)]
+
+
 def test_move_into_an_empty_column_then_reveal() -> None:
     tracker = started()
     frames = [(1.0 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(4)]
