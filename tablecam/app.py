@@ -212,7 +212,7 @@ def run_pipeline(
             was_idle = tracker.waiting_for_deal
             emit(judge(tracker.update(reading), referee, tracker))
             emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit(),
-                                   tracker.unnamed_tops()))
+                                   tracker.unnamed_tops(), tracker.sure_ranks()))
             emit(referee.tick(t, tracker.busy))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
@@ -258,7 +258,7 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         tracker.spit_feeders = referee.spit_feeders or None
         calls += judge(tracker.update(reading), referee, tracker)
         calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
-                                   tracker.unnamed_tops())
+                                   tracker.unnamed_tops(), tracker.sure_ranks())
         calls += referee.tick(reading.t, tracker.busy)
     return calls, frames
 

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from tablecam.cards import Card
+from tablecam.cards import Card, Rank
 from tablecam.events import (
     PILES,
     SEATS,
@@ -133,6 +133,7 @@ class Referee:
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
+        self._ranks: dict[str, Rank] = {}  # unread column tops whose rank the reader is sure of
         self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
 
@@ -355,7 +356,8 @@ class Referee:
         return self._after_change(t)
 
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
-                  spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = ()) -> list[Call]:
+                  spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = (),
+                  ranks: Mapping[str, Rank] | None = None) -> list[Call]:
         """Check the table against the columns the camera shows settled (the tracker's
         ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
         ``face_up``, ``unsettled`` or ``covered`` -- long covered over ``card``, which bears
@@ -370,10 +372,14 @@ class Referee:
         ``spit`` is each player's spit pile as seen ("face_down", "empty" or "unsettled"):
         a player whose spit pile is still seen has not won the game, whatever the count.
         ``unnamed`` are the zones (``A1``.., ``left``, ``right``) whose card the reader
-        did not name itself: no "Spit!" is called on the strength of such a card.
+        did not name itself: no "Spit!" is called on the strength of such a card --
+        unless it is a column top whose rank the reader is sure of (``ranks``, the
+        tracker's ``sure_ranks()``) and that rank fits no pile top: then no suit makes it
+        a play.
         """
         self._spit_shown = dict(spit or {})
         self._unnamed = set(unnamed)
+        self._ranks = dict(ranks or {})
         self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
         if self.phase not in ("playing", "stalled") or not columns:
             return []
@@ -422,7 +428,7 @@ class Referee:
                 for col in cols:
                     self._clear_column(col)
                 calls += self._after_change(t)
-        if self.phase == "playing" and not self._busy and not calls and self.table.is_stuck():
+        if self.phase == "playing" and not self._busy and not calls and self._stuck():
             calls += self._after_change(t)  # a stall held back until the camera agreed
         return calls
 
@@ -453,6 +459,27 @@ class Referee:
         return (any(card in cards for cards in self.table.piles.values())
                 or any(self.table.find_top(seat, card) is not None for seat in SEATS))
 
+    def _fits_no_pile(self, zone: str) -> bool:
+        """Is the reader sure of the rank of column ``zone``'s top, and does that rank fit
+        none of the fed piles' tops (each known and named)?"""
+        rank = self._ranks.get(zone)
+        if rank is None:
+            return False
+        for pile in self.table.fed_piles():
+            top = self.table.top(pile)
+            if top is None or pile in self._unnamed or rank.is_next_to(top.rank):
+                return False
+        return True
+
+    def _stuck(self) -> bool:
+        """Is the table stuck, judging an unread column top by the rank the reader is sure of?"""
+        if self.table.is_stuck():
+            return True
+        moves = self.table.open_moves()
+        return bool(self.table.fed_piles()) and bool(moves) and all(
+            m.kind == "play" and m.card is None and self._fits_no_pile(f"{m.player}{m.column}")
+            for m in moves)
+
     def _camera_agrees(self) -> bool:
         """Does the camera show every column settled as the table has it (the same top,
         or empty)?  A stall is called only then: a top the table has wrong may be playable."""
@@ -464,7 +491,7 @@ class Referee:
                 continue
             for i, (col, (state, card)) in enumerate(zip(self.table.sides[seat].columns, shown,
                                                          strict=False), start=1):
-                if col.has_up and f"{seat}{i}" in self._unnamed:
+                if col.has_up and f"{seat}{i}" in self._unnamed and not self._fits_no_pile(f"{seat}{i}"):
                     return False
                 if state == "covered":
                     # Long covered (something lies over it): the card last seen there lies
@@ -528,7 +555,7 @@ class Referee:
             if side.tableau_cards == 0 and not any(c.awaiting_reveal for c in side.columns) \
                     and not still_shown:
                 return self._round_end(t, seat)
-        if not self.table.is_stuck():
+        if not self._stuck():
             if self.phase == "stalled" and self._spit_due > 0:
                 self._spit_turned()  # play went on: the spit cards went down unseen
             self.phase = "playing"

@@ -73,7 +73,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
         tracker.spit_feeders = referee.spit_feeders or None
         judge(tracker.update(reading), referee, tracker)
         referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
-                          tracker.unnamed_tops())
+                          tracker.unnamed_tops(), tracker.sure_ranks())
         referee.tick(reading.t, tracker.busy)
         cpu += time.process_time() - start
         frames += 1

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from tablecam.cards import FULL_DECK, Card
+from tablecam.cards import FULL_DECK, Card, Rank
 from tablecam.events import (
     PILES,
     SEATS,
@@ -143,6 +143,8 @@ class _Zone:
     liked_p: float = 0.0
     #: when the zone's current cover began (a hand, or something left lying over it)
     covered_since: float = -1e9
+    #: the reader's likeliest faces in the zone's last face-up reading
+    looks: tuple[tuple[Card, float], ...] = ()
 
 
 @dataclass(slots=True)
@@ -230,6 +232,9 @@ class Tracker:
         #: card for the referee (``busy``, ``settled_columns``): something lies over it,
         #: and a card taken from under it would show up in a hand or on a pile.
         self.long_cover_s = 1.0
+        #: An unnamed column top whose likeliest faces give one rank at least this much
+        #: together has that rank for sure (``sure_ranks``), whatever its suit.
+        self.rank_floor = 0.95
         #: The plays and moves of the last ``update`` that the camera saw whole: the
         #: card named by the reader on the pile it landed on, the pile's top under it
         #: named there too, no long hand over the pile and no other card on its way
@@ -283,6 +288,7 @@ class Tracker:
             if state == "face_up":
                 looks = getattr(obs, "candidates", ()) or ()
                 zone.liked, zone.liked_p = max(looks, key=lambda cp: cp[1]) if looks else (obs.card, 1.0)
+                zone.looks = tuple(looks)
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             named = int(value[1] is not None and obs.card == value[1])
             same_face = _likeliest_face(getattr(obs, "candidates", ()) or ()) == _likeliest_face(
@@ -558,6 +564,25 @@ class Tracker:
         return {name for name, zone in self._zones.items()
                 if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
                 and not self._liked_top(name, zone)}
+
+    def sure_ranks(self) -> dict[str, Rank]:
+        """The column tops the reader did not name whose rank it is sure of in this frame
+        (its likeliest faces give one rank at least ``rank_floor``; no other card believed
+        there): a play from them is judged by rank, the suit does not matter."""
+        out: dict[str, Rank] = {}
+        for name in COLUMN_ZONES:
+            zone = self._zones.get(name)
+            if (zone is None or zone.accepted[0] != "face_up" or zone.covered or zone.candidate is not None
+                    or zone.last_agree < self._last_t or not zone.looks):
+                continue
+            by_rank: dict[Rank, float] = {}
+            for card, p in zone.looks:
+                by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
+            rank, p = max(by_rank.items(), key=lambda rp: rp[1])
+            believed = zone.accepted[1]
+            if p >= self.rank_floor and (believed is None or believed.rank == rank):
+                out[name] = rank
+        return out
 
     def _liked_top(self, name: str, zone: _Zone) -> bool:
         """Is the card we believe tops zone ``name`` the face the reader likes best there

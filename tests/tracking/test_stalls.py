@@ -55,3 +55,14 @@ def test_a_column_left_covered_over_its_named_card_does_not_hold_back_the_spit_c
 def test_a_column_covered_over_a_card_the_reader_never_named_holds_the_call() -> None:
     # QS might be a card that fits: no "Spit!" rests on it until the camera shows it.
     assert stalls(covered_game("?QS:0.3,KS:0.2", 90)) == []
+
+
+def test_an_unread_column_top_of_a_sure_rank_that_fits_no_pile_bears_the_spit_call() -> None:
+    # The reader cannot tell 5C from 5S, but no five fits 8H or 2S: the table is stuck.
+    frames = [(i / 30, dict(STUCK, A1="?5C:0.54,5S:0.46")) for i in range(6)]
+    frames += [(i / 30, dict(STUCK, A1="?5C:0.54,5S:0.46", left="8H", right="2S")) for i in range(6, 30)]
+    called = stalls(frames)
+    assert len(called) == 1 and called[0] < 12 / 30
+    # Unsure of the rank (a seven would fit 8H), it waits for the card to be named.
+    frames = [(t, dict(zones, A1="?5C:0.5,7C:0.45")) for t, zones in frames]
+    assert stalls(frames) == []
