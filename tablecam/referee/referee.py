@@ -494,10 +494,12 @@ class Referee:
                 if col.has_up and f"{seat}{i}" in self._unnamed and not self._fits_no_pile(f"{seat}{i}"):
                     return False
                 if state == "covered":
-                    # Long covered (something lies over it): the card last seen there lies
-                    # there still, unless we saw it played since (the column is empty).
+                    # Long covered (something lies over it): the card last seen there (or
+                    # nothing) lies there still, unless we saw it played since.
                     if col.has_up and card == col.up:
                         continue
+                    if not col.has_up and card is None:
+                        continue  # empty before the cover, and no card on its way there
                     if not col.has_up and col.down == 0 and card is not None and any(
                             card in cards for cards in self.table.piles.values()):
                         continue

@@ -228,8 +228,8 @@ class Tracker:
         #: A top the tracker believes, that the reader did not name but likes best with
         #: at least this probability in the frame, may bear a "Spit!" (``unnamed_tops``).
         self.liked_floor = 0.5
-        #: A column covered this long while it showed a card the reader named keeps that
-        #: card for the referee (``busy``, ``settled_columns``): something lies over it,
+        #: A column covered this long while it showed a card the reader named (or nothing)
+        #: keeps that card for the referee (``busy``, ``settled_columns``): something lies over it,
         #: and a card taken from under it would show up in a hand or on a pile.
         self.long_cover_s = 1.0
         #: An unnamed column top whose likeliest faces give one rank at least this much
@@ -526,18 +526,21 @@ class Tracker:
 
     def _covered_long(self, name: str, zone: _Zone, t: float) -> bool:
         """Has column ``name`` been covered for ``long_cover_s`` over a card the reader
-        named itself, with no change being voted on (something lies over it)?"""
+        named itself, or over nothing, with no change being voted on (something lies
+        over it)?"""
         return (name in COLUMN_ZONES and self._phase == "playing" and zone.candidate is None
                 and t - zone.covered_since >= self.long_cover_s
-                and zone.accepted[0] == "face_up" and zone.accepted[1] is not None
-                and zone.accepted_named >= self.stable_frames)
+                and (zone.accepted == ("empty", None)
+                     or (zone.accepted[0] == "face_up" and zone.accepted[1] is not None
+                         and zone.accepted_named >= self.stable_frames)))
 
     def settled_columns(self) -> dict[Seat, list[ZoneValue]]:
         """Each player's columns as the camera shows them now, for the referee to check
         its table against (``Referee.reconcile``): ``(state, card)`` per column, with
         ``state`` "unsettled" where a hand, a vote or an unexplained departure is pending;
         ``("covered", card)`` where a column has been covered for ``long_cover_s`` over a
-        card the reader named (``card``, still there unless it left unseen).
+        card the reader named (``card``, still there unless it left unseen) or over
+        nothing (``card`` None).
         Empty while no round is in play."""
         if self._phase != "playing":
             return {}

@@ -46,6 +46,9 @@ def test_a_column_left_covered_over_its_named_card_does_not_hold_back_the_spit_c
     # is called once the column has been covered for one (not when it is uncovered).
     called = stalls(covered_game("QS", 90))
     assert len(called) == 1 and 36 / 30 <= called[0] < 40 / 30
+    # So does a column seen empty before the cover (no card left a column for it).
+    called = stalls(covered_game("empty", 90))
+    assert len(called) == 1 and 36 / 30 <= called[0] < 40 / 30
     # Uncovered before the second is up, the stall comes as the column shows its card.
     called = stalls(covered_game("QS", 12) + [(i / 30, dict(STUCK, left="8H", right="2S"))
                                               for i in range(18, 30)])
