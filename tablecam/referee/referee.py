@@ -365,7 +365,9 @@ class Referee:
 
         - a column waiting for its face-down card to be turned shows a face: it was
           turned (a ``Reveal``, so that nobody waits for it before a "Spit!");
-        - a column top not known shows a named face: it is that card;
+        - a column top not known shows a named face: it is that card; so is a column
+          that shows, named by the reader itself, another card than the one we believe
+          there, when that card lies nowhere else in the table;
         - all of a player's columns are empty: that player has laid the last tableau card
           (the round ends), whatever card went unseen on the way.
 
@@ -416,6 +418,12 @@ class Referee:
                 if col.awaiting_reveal and not col.has_up:
                     calls += self._reveal(Reveal(t, self.round, seat, i, card))
                 elif col.has_up and col.up is None and card is not None:
+                    col.up = card
+                    calls += self._after_change(t)
+                elif (col.has_up and card is not None and card != col.up
+                      and f"{seat}{i}" not in self._unnamed and not self._placed(card)):
+                    # The reader names, settled, another card than the one we believe
+                    # there (taken from its guesses, or a move we missed): it is that card.
                     col.up = card
                     calls += self._after_change(t)
                 elif not col.has_up and card is not None and not self._placed(card):

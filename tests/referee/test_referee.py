@@ -523,3 +523,15 @@ def test_a_card_that_left_unseen_and_fits_no_pile_is_counted_where_play_was_busi
     # Left: 5S and three plays, plus KC (the busier pile); right: 10D, 9H, 7S.
     assert sorted(takes) == [("A", "right", 3), ("B", "left", 5)]
     assert sum(counts.values()) == 16
+
+
+def test_reconcile_believes_a_column_top_the_reader_names_over_the_one_we_guessed() -> None:
+    """The camera names QC, settled, where the table has KC (a guess or a missed move):
+    it is QC -- unless the reader did not name it itself, or QC lies elsewhere already."""
+    shown_b = [("face_up", c("7C")), ("face_up", c("7D")), ("face_up", c("7H"))]
+    for shown_a1, unnamed, expected in ((c("QC"), (), c("QC")), (c("QC"), ("A1",), c("KC")),
+                                        (c("7D"), (), c("KC"))):
+        referee = round_in_play()
+        shown_a = [("face_up", shown_a1), ("face_up", c("KD")), ("face_up", c("KH"))]
+        referee.reconcile(2.5, {"A": shown_a, "B": shown_b}, unnamed=unnamed)
+        assert referee.table.column("A", 1).up == expected  # type: ignore[union-attr]
