@@ -795,6 +795,16 @@ class Tracker:
         self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0))
         return []
 
+    def _covered_unread_top(self, card: Card) -> str | None:
+        """The one covered column whose unread top the reader liked best as ``card``
+        (at least ``candidate_floor``) while it lay there, if there is one."""
+        found = [name for name in COLUMN_ZONES
+                 if (zone := self._zones.get(name)) is not None and zone.covered
+                 and zone.accepted == ("face_up", None) and zone.evidence
+                 and zone.evidence.get(card, 0.0) >= self.candidate_floor
+                 and zone.evidence[card] == max(zone.evidence.values())]
+        return found[0] if len(found) == 1 else None
+
     def _plainly_played(self, name: str, card: Card | None) -> bool:
         """Is ``card`` on pile ``name`` a column top or a card in a hand that fits the
         card under it?  Then nothing needs rebuilding, and it is reported at once."""
@@ -943,6 +953,15 @@ class Tracker:
                 return self._relay(t, pile, card)
             if not self.spit_expected and zone is not None and zone.untouched and cards:
                 return []  # a never-seen card with no hand over the pile: the top misread
+            under_hand = self._covered_unread_top(card) if not self.spit_expected else None
+            if under_hand is not None:
+                # The unread top of a column a hand covers, whose reads liked this card
+                # best: taken from under the hand and played, not a spit card.
+                seat, column = _seat_column(under_hand)
+                left = self._zones[under_hand]
+                left.accepted = ("face_down" if self._r.down.get((seat, column), 0) > 0 else "empty", None)
+                left.accepted_at = t
+                return self._play(t, seat, column, card, pile)
             if not self.spit_expected:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:

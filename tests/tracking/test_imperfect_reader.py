@@ -413,3 +413,18 @@ def test_a_card_that_fits_one_pile_only_is_played_there_sooner_while_a_hand_is_o
     plays = [e for e in out if isinstance(e, Play)]
     assert [(e.player, e.column, e.card, e.pile) for e in plays] == [("A", 2, c("9D"), "left")]
     assert plays[0].t < 0.35 + 0.6
+
+
+def test_a_never_seen_card_landing_from_under_a_hand_is_the_covered_unread_column_top() -> None:
+    """A1's top was never named (the reader liked 9C for it); a hand covers A1 and 9C
+    lands on 8H: A played its unread top, it is no spit card nobody was due to turn."""
+    base = dict(BASE, A1="?9C:0.7,9S:0.25", left="empty", right="empty")
+    frames = [(i / 30, base) for i in range(6)]
+    frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
+    frames += [(i / 30, dict(base, A1="covered", left="covered", right="2S")) for i in range(16, 19)]
+    frames += [(i / 30, dict(base, A1="covered", left="9C", right="2S")) for i in range(19, 40)]
+    frames += [(i / 30, dict(base, A1="empty", left="9C", right="2S")) for i in range(40, 50)]
+    calls = refereed(frames)
+    landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
+    assert len(landed) == 2 and isinstance(landed[0], Spit)
+    assert landed[1] == Play(landed[1].t, 1, "A", c("9C"), "left", 1) and landed[1].t < 26 / 30
