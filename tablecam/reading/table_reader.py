@@ -109,6 +109,8 @@ class SeenCard:
     zone: ZoneId | None
     covered: bool = False
     candidates: tuple[tuple[Card, float], ...] = ()
+    #: the finder's own colour test: mostly white paper, as a face shows
+    papery: bool = True
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,7 +145,7 @@ def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
             continue
         seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
                              float(r.confidence), r.kind == "face", None, f.covered,
-                             getattr(r, "candidates", ())))
+                             getattr(r, "candidates", ()), f.face_up))
     return seen
 
 
@@ -193,8 +195,13 @@ class TableReader:
         instead: a deal of fewer than five columns, with a spit card taken for a face at
         a row's end, fits no layout and would give zones shifted by a column.
         """
+        # a face the reader could not name that does not look like paper either is more
+        # likely a back of a design the reader does not know (beside a row it would take
+        # a column's place): for the layout it counts as face down
+        dealt = [DealtCard(s.corners, s.face_up and (s.card is not None or s.papery))
+                 for s in seen]
         try:
-            return geometry_from_deal([DealtCard(s.corners, s.face_up) for s in seen])
+            return geometry_from_deal(dealt)
         except LayoutMisfitError as misfit:
             if self.geometry is not None:
                 return None  # zones in use (or one taken already): only a fitting layout

@@ -282,3 +282,23 @@ def test_a_later_deal_that_does_not_fit_leaves_the_zones_in_use() -> None:
     for k in range(3 * 30):
         reading = reader.read(_frame(1.0 + k / 30, knocked))
     assert reading.geometry is first
+
+
+class UnknownBacksReader(TemplateReader):
+    """Reads faces as TemplateReader does, but takes backs for faces it cannot name (a
+    back design the network never saw)."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        return [Read(None, 0.6, "face") if r.kind == "back" else r for r in super().read(cards)]
+
+
+def test_an_unnamed_face_that_does_not_look_like_paper_is_a_back_for_the_layout() -> None:
+    scene = spit_deal_scene(UP, seed=12)
+    reading = TableReader(UnknownBacksReader()).read(_frame(0.0, scene.image))
+    assert reading.geometry is not None
+    for zone, (corners, _) in scene.truth.items():
+        assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+    # the spit zones lie on the spit piles themselves, as for backs read as backs
+    for spit in ("spitA", "spitB"):
+        centre = scene.truth[spit][0].mean(axis=0)
+        assert np.linalg.norm(reading.geometry.zones[spit].mean(axis=0) - centre) < 5
