@@ -167,6 +167,8 @@ class TableReader:
         self._misfit: tuple[float, TableGeometry] | None = None
         # while a layout that did not fit is in use: until when a fitting one is sought
         self._provisional_until: float | None = None
+        # while there are no zones: the cards of the last thorough search
+        self._blind_cards: list[SeenCard] = []
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = geometry
@@ -230,10 +232,17 @@ class TableReader:
             if mat is not None:
                 self._use_geometry(mat.geometry)
             else:
-                if dealt is None:
+                if dealt is None and (self.geometry is not None
+                                      or self._frames % RELOCATE_EVERY == 0):
                     seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
                                       self.classifier)
+                    self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen)
+                elif dealt is None:
+                    # without zones the quick finder looks every frame, the thorough one
+                    # (several times slower; far more so on a Pi) every n frames only:
+                    # the cards it found last stand for what is on the table meanwhile
+                    seen = self._blind_cards
                 if dealt is not None:
                     self._use_geometry(dealt)
                     fresh = seen

@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -302,3 +303,26 @@ def test_an_unnamed_face_that_does_not_look_like_paper_is_a_back_for_the_layout(
     for spit in ("spitA", "spitB"):
         centre = scene.truth[spit][0].mean(axis=0)
         assert np.linalg.norm(reading.geometry.zones[spit].mean(axis=0) - centre) < 5
+
+
+def test_without_zones_the_thorough_search_runs_every_few_frames(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a table that shows no deal (touching cards or none): the quick finder gives up on
+    # every frame, and the thorough finder, several times slower, runs every n frames
+    import tablecam.reading.table_reader as table_reader
+
+    scene = spit_deal_scene(UP, seed=15)
+    top_half = scene.image.copy()
+    top_half[360:] = top_half[0, 0]
+    calls: list[int] = []
+    real = table_reader.find_cards
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_reader, "find_cards", counted)
+    reader = TableReader(TemplateReader())
+    readings = [reader.read(_frame(k / 30, top_half)) for k in range(2 * RELOCATE_EVERY)]
+    assert len(calls) == 2
+    assert all(r.geometry is None and len(r.cards) == 6 for r in readings)
