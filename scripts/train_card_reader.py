@@ -168,6 +168,33 @@ def is_calibration_photo(name: str) -> bool:
 #: probability (by the first, synthetic-only model) is left out of training
 EDJE_MIN_RANK_PROB: Final = 0.02
 
+def _with_finder_outlines(fitted: np.ndarray, box: Any, found: list[np.ndarray]) -> list[np.ndarray]:
+    """A labelled box's candidate outlines: the quad fitted in it, then the finder's
+    outlines whose bounding box matches the box (IoU at least 0.6)."""
+    from tablecam.reading import realdata
+
+    return [fitted] + [f for f in found
+                       if realdata.box_iou((box.x0, box.y0, box.x1, box.y1),
+                                           realdata.bounding_box(f)) >= 0.6]
+
+
+def _rewarps(rng: np.random.Generator, image: np.ndarray, corners: np.ndarray,
+             variants: int) -> list[np.ndarray]:
+    """``variants`` views of one card: as outlined, then jittered and re-lit re-warps
+    (each turned 180 degrees half of the time)."""
+    from tablecam.reading.warp import warp_card
+
+    card_h = float(np.linalg.norm(corners[3] - corners[0]))
+    views = []
+    for v in range(variants):
+        quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
+        if rng.random() < 0.5:
+            quad = np.roll(quad, 2, axis=0)
+        view = warp_card(image, quad)
+        views.append(view if v == 0 else synth.photometric(rng, view, 0.5))
+    return views
+
+
 LabelProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
 RankProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
 
@@ -219,10 +246,7 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
         found = [realdata.order_unsquashed(f.corners) for f in find_cards(image)] \
             if label_prob is not None else []
         for box, quad in zip(boxes, fitted, strict=True):
-            candidates = [quad] + [
-                f for f in found
-                if realdata.box_iou((box.x0, box.y0, box.x1, box.y1),
-                                    realdata.bounding_box(f)) >= 0.6]
+            candidates = _with_finder_outlines(quad, box, found)
             best = 0
             if label_prob is not None and len(candidates) > 1:
                 views = [warp_card(image, c) for c in candidates]
@@ -230,14 +254,7 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
             chosen["finder" if best else "fit"] += 1
             outlines.append(candidates[best])
         for box, corners in zip(boxes, outlines, strict=True):
-            card_h = float(np.linalg.norm(corners[3] - corners[0]))
-            for v in range(variants):
-                quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
-                if rng.random() < 0.5:
-                    quad = np.roll(quad, 2, axis=0)
-                view = warp_card(image, quad)
-                if v > 0:
-                    view = synth.photometric(rng, view, 0.5)
+            for view in _rewarps(rng, image, corners, variants):
                 images.append(view if full else _small(view))
                 kinds.append(synth.KIND_FACE)
                 ranks.append(box.card.rank.value - 1)
@@ -275,10 +292,7 @@ def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
         found = [realdata.order_unsquashed(f.corners) for f in find_cards(image)] \
             if rank_prob is not None else []
         for box in boxes:
-            candidates = [realdata.fit_card_quad(image, box)[0]] + [
-                f for f in found
-                if realdata.box_iou((box.x0, box.y0, box.x1, box.y1),
-                                    realdata.bounding_box(f)) >= 0.6]
+            candidates = _with_finder_outlines(realdata.fit_card_quad(image, box)[0], box, found)
             best = 0
             if rank_prob is not None:
                 views = [warp_card(image, c) for c in candidates]
@@ -288,15 +302,7 @@ def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
                     chosen["dropped"] += 1
                     continue
             chosen["finder" if best else "fit"] += 1
-            corners = candidates[best]
-            card_h = float(np.linalg.norm(corners[3] - corners[0]))
-            for v in range(variants):
-                quad = corners if v == 0 else synth.jitter_corners(rng, corners, card_h, 0.6)
-                if rng.random() < 0.5:
-                    quad = np.roll(quad, 2, axis=0)
-                view = warp_card(image, quad)
-                if v > 0:
-                    view = synth.photometric(rng, view, 0.5)
+            for view in _rewarps(rng, image, candidates[best], variants):
                 images.append(_small(view))
                 ranks.append(box.rank.value - 1)
     print(f"edje crops (rank only): {len(images)} (outlines kept: {chosen['fit']} fitted in "

@@ -117,6 +117,14 @@ def _load_training_script() -> ModuleType:
     return module
 
 
+def _training_data(trainer: ModuleType, samples: list[synth.Sample]) -> dict[str, np.ndarray]:
+    """The training script's arrays for synthetic samples."""
+    return {"x": np.stack([trainer._small(s.image) for s in samples]),
+            "kind": np.array([s.kind for s in samples]),
+            "rank": np.array([s.rank for s in samples]),
+            "suit": np.array([s.suit for s in samples])}
+
+
 @pytest.mark.slow
 def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> None:
     pytest.importorskip("torch")
@@ -130,10 +138,7 @@ def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> Non
     samples = [synth.face_sample(rng, pool, i % 52, 0.5) for i in range(48)]
     samples += [synth.back_sample(rng, pool, 0.5) for _ in range(8)]
     samples += [synth.none_sample(rng, pool, 0.5) for _ in range(8)]
-    data = {"x": np.stack([trainer._small(s.image) for s in samples]),
-            "kind": np.array([s.kind for s in samples]),
-            "rank": np.array([s.rank for s in samples]),
-            "suit": np.array([s.suit for s in samples])}
+    data = _training_data(trainer, samples)
     _, first = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
     model, second = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
     assert len(first) == 8
@@ -158,10 +163,7 @@ def test_rank_only_examples_teach_the_rank_and_no_suit() -> None:
     pool = _faces()
     rng = np.random.default_rng(1)
     samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
-    data = {"x": np.stack([trainer._small(s.image) for s in samples]),
-            "kind": np.array([s.kind for s in samples]),
-            "rank": np.array([s.rank for s in samples]),
-            "suit": np.array([s.suit for s in samples])}
+    data = _training_data(trainer, samples)
     # the same views with their suits taken away (-1, as the edje photos): the rank and
     # kind losses are the same, so the losses differ only by the suit loss
     rank_only = data | {"suit": np.full(len(samples), -1)}
