@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Train the card reader and export it to ``models/card_reader.onnx``.
 
-    nice -n 10 .venv/bin/python scripts/train_card_reader.py [--epochs 14] [--seed 0]
+    bash scripts/setup_training.sh          # PyTorch, onnx and the font packages, once
+    nice -n 10 .venv/bin/python scripts/train_card_reader.py [--epochs 12] [--seed 0]
 
-Needs the ``train`` extra (``pip install -e .[train]``: PyTorch on the CPU, onnx).
-Steps, each reproducible from ``--seed``:
+Needs the ``train`` extra (PyTorch on the CPU, onnx) and, to reproduce the committed
+model, the fonts of ``scripts/setup_training.sh``.  Steps, each reproducible from
+``--seed``:
 
 1. Synthetic card views from every *training* deck of ``tablecam.render.decks``
    (the reserved evaluation families are never listed), made by
-   ``tablecam.reading.synth``: faces, backs and "none" outlines.  Cached in
+   ``tablecam.reading.synth``: faces, backs and "none" outlines; and faces of made-up
+   decks drawn from the installed fonts (``tablecam.reading.fontdecks``, ``--font-decks``),
+   which give the reader far more index designs than the art decks alone.  Cached in
    ``cache/card_reader/`` so a second run skips the rendering.
 2. Real crops from ``poker_cards_fmjio/train`` (one version per source photo; mirrored
    versions are turned back by a first model trained on the synthetic views only, in
@@ -19,8 +23,10 @@ Steps, each reproducible from ``--seed``:
    labelled by rank only (their suit is not learnt from, only their rank and that they
    are faces); every third photo is left out as the development sample, and ``test`` is
    never used.  Tried once (see the model card): it was not adopted.
-3. A small CNN of plain 3x3 convolutions with three heads (rank, suit, kind), trained
-   with AdamW and a one-cycle schedule on one CPU thread (``--threads``).
+3. A small CNN of plain 3x3 convolutions with three heads (rank, suit, kind); by default
+   one trunk reads each index corner by itself (``PairNet``).  Trained with AdamW and a
+   one-cycle schedule, each corner shifted, scaled, softened, re-lit and noised afresh
+   at every step (``--augment``).
 4. The confidence threshold is calibrated on a held-out synthetic seed of the training
    decks plus the calibration photos, so that wrong reads stay below ``--max-wrong``.
 5. Export to ONNX (dynamic batch), with the threshold and training facts stored in the
@@ -86,6 +92,34 @@ def load_pools(names: list[str]) -> list[str]:
                 continue
         loaded.append(name)
     return loaded
+
+
+def load_font_decks(count: int, seed: int, backs: list[str]) -> list[str]:
+    """Make ``count`` made-up decks from the installed fonts (``tablecam.reading.fontdecks``)
+    and load them like the art decks; each borrows the back of one of the ``backs``
+    decks.  Returns their names, which say which fonts they were drawn with (a machine
+    with other fonts makes other decks, and so other cached views)."""
+    from tablecam.reading import fontdecks
+
+    fonts = fontdecks.font_files()
+    suit_fonts = fontdecks.fonts_with_suits(fonts)
+    fingerprint = hashlib.sha256("\n".join(f.name for f in fonts).encode()
+                                 + (REPO / "tablecam" / "reading" / "fontdecks.py").read_bytes()
+                                 ).hexdigest()[:6]
+    names = []
+    for i in range(count):
+        name = f"font{i:03d}-{fingerprint}"
+        if name not in _POOLS:
+            _, faces = fontdecks.font_deck(seed * 1000 + i, FACE_HEIGHT, fonts, suit_fonts)
+            back = _POOLS[backs[i % len(backs)]].backs[0]
+            _POOLS[name] = synth.SceneCards(faces, [back], [])
+        names.append(name)
+    print(f"{count} font decks from {len(fonts)} fonts ({len(suit_fonts)} with suit signs)",
+          flush=True)
+    if len(fonts) < 150:
+        print("note: the committed model was drawn from the fonts of scripts/setup_training.sh "
+              "(165 font files); with these the font decks, and so the model, differ", flush=True)
+    return names
 
 
 def _others(names: list[str], seed: int) -> list[np.ndarray]:
@@ -317,13 +351,22 @@ def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
 # ------------------------------------------------------------------ model
 
 
-def build_model(width: float = 1) -> Any:
+def build_model(width: float = 1, shared: bool = False) -> Any:
+    """The reader network; ``shared``: one trunk reads each corner on its own (see
+    ``PairNet``), else the two corners are stacked as six channels (``CardNet``)."""
     import torch
     from torch import nn
 
     def cbr(cin: int, cout: int, stride: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
                 nn.ReLU(inplace=True)]
+
+    def trunk(cin: int, c: list[int]) -> nn.Sequential:
+        return nn.Sequential(
+            *cbr(cin, c[0], 2), *cbr(c[0], c[1], 2), *cbr(c[1], c[2], 1),
+            *cbr(c[2], c[3], 2), *cbr(c[3], c[4], 1))
+
+    c = [int(round(k * width)) for k in (24, 48, 64, 96, 128)]
 
     class CardNet(nn.Module):
         """Plain 3x3 CNN over the two stacked index corners, with rank, suit, kind heads.
@@ -334,10 +377,7 @@ def build_model(width: float = 1) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            c = [int(round(k * width)) for k in (24, 48, 64, 96, 128)]
-            self.features = nn.Sequential(
-                *cbr(6, c[0], 2), *cbr(c[0], c[1], 2), *cbr(c[1], c[2], 1),
-                *cbr(c[2], c[3], 2), *cbr(c[3], c[4], 1))
+            self.features = trunk(6, c)
             self.pool = nn.AdaptiveAvgPool2d(1)
             self.drop = nn.Dropout(0.1)
             self.rank = nn.Linear(c[4], 13)
@@ -348,11 +388,81 @@ def build_model(width: float = 1) -> Any:
             f = self.drop(torch.flatten(self.pool(self.features(x)), 1))
             return self.rank(f), self.suit(f), self.kind(f)
 
-    return CardNet()
+    class PairNet(nn.Module):
+        """One trunk (3 channels in) reads each index corner by itself; the two corners'
+        features are joined by their maximum and their mean.
+
+        The same weights learn from both corners, a corner under a hand or another card
+        does not blur the features of the other one, and since max and mean do not care
+        which corner is which, a card upside down reads exactly as the right way up.
+        The model still takes the N x 6 x H x W input of ``CardNet``.
+        """
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = trunk(3, c)
+            self.pool = nn.AdaptiveAvgPool2d(1)
+            self.drop = nn.Dropout(0.1)
+            self.rank = nn.Linear(2 * c[4], 13)
+            self.suit = nn.Linear(2 * c[4], 4)
+            self.kind = nn.Linear(2 * c[4], 3)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+            n = x.shape[0]
+            both = torch.cat([x[:, :3], x[:, 3:]], 0)  # corner 1 of every card, then corner 2
+            f = torch.flatten(self.pool(self.features(both)), 1)
+            first, second = f[:n], f[n:]
+            joined = torch.cat([torch.maximum(first, second), (first + second) * 0.5], 1)
+            f = self.drop(joined)
+            return self.rank(f), self.suit(f), self.kind(f)
+
+    return PairNet() if shared else CardNet()
+
+
+def augment_corner(rng: np.random.Generator, corner: np.ndarray) -> np.ndarray:
+    """One INPUT_H x INPUT_W index corner as the finder and camera might give it another
+    time: placed a little differently (shift, scale, turn), with the sensor seeing it
+    coarser or softer, other colours of light and more noise.
+
+    The stored synthetic views are a fixed set that the network sees many times over;
+    drawing these changes afresh at every step keeps it from learning the particular
+    pixels of a deck's rendered index instead of the shapes of ranks and suits.
+    """
+    h, w = corner.shape[:2]
+    out = corner
+    if rng.random() < 0.8:
+        scale = rng.uniform(0.9, 1.1)
+        angle = rng.normal(0, 3.0)
+        matrix = cv2.getRotationMatrix2D((w * 0.35, h * 0.35), angle, scale)
+        matrix[:, 2] += rng.normal(0, 1.5, size=2)
+        out = cv2.warpAffine(out, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    roll = rng.random()
+    if roll < 0.25:  # seen coarser: a card smaller in the frame than the view
+        f = rng.uniform(0.45, 0.8)
+        small = cv2.resize(out, (max(4, int(w * f)), max(4, int(h * f))),
+                           interpolation=cv2.INTER_AREA)
+        out = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    elif roll < 0.45:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    f32 = out.astype(np.float32)
+    f32 *= 1 + rng.normal(0, 0.07, size=3).astype(np.float32)  # white balance
+    if rng.random() < 0.5:
+        f32 += rng.normal(0, rng.uniform(1, 8), size=f32.shape).astype(np.float32)
+    return np.clip(f32, 0, 255).astype(np.uint8)
+
+
+def augment_pairs(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+    """``augment_corner`` on both corners of every corner pair in ``x`` (N x H x 2W x 3)."""
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i, :, :INPUT_W] = augment_corner(rng, x[i, :, :INPUT_W])
+        out[i, :, INPUT_W:] = augment_corner(rng, x[i, :, INPUT_W:])
+    return out
 
 
 def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generator | None,
-           ) -> tuple[Any, Any, Any, Any]:
+           augment: bool = False) -> tuple[Any, Any, Any, Any]:
     import torch
 
     x = data["x"][idx]
@@ -360,6 +470,8 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generato
         turn = rng.random(len(idx)) < 0.5
         x = x.copy()
         x[turn] = np.concatenate([x[turn][:, :, INPUT_W:], x[turn][:, :, :INPUT_W]], axis=2)
+        if augment:
+            x = augment_pairs(rng, x)
     xb = torch.from_numpy(normalise(x))
     return (xb, torch.from_numpy(data["rank"][idx]), torch.from_numpy(data["suit"][idx]),
             torch.from_numpy(data["kind"][idx]))
@@ -367,7 +479,7 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generato
 
 def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 128,
           lr: float = 4e-3, width: float = 1, log: Callable[[str], None] = print,
-          ) -> tuple[Any, list[float]]:
+          augment: bool = False, shared: bool = False) -> tuple[Any, list[float]]:
     """Train a fresh model on ``data``; returns it and the loss of every step."""
     import torch
     from torch import nn
@@ -375,7 +487,7 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(seed)
-    model = build_model(width)
+    model = build_model(width, shared)
     n = len(data["x"])
     steps = max(1, int(epochs * n / batch))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -391,7 +503,7 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
             order, pos = rng.permutation(n), 0
         idx = order[pos:pos + batch]
         pos += batch
-        x, rank, suit, kind = _batch(data, idx, rng)
+        x, rank, suit, kind = _batch(data, idx, rng, augment)
         out_rank, out_suit, out_kind = model(x)
         face = (kind == synth.KIND_FACE).float()
         suited = face * (suit >= 0).float()  # rank-only photos teach no suit
@@ -561,6 +673,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=float, default=1.5,
                         help="channel multiplier of the network (the orientation model "
                              "stays at 1)")
+    parser.add_argument("--shared", action=argparse.BooleanOptionalAction, default=True,
+                        help="one trunk reads each corner by itself (PairNet); "
+                             "--no-shared stacks the corners as six channels (CardNet)")
+    parser.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
+                        help="redraw shift, scale, sharpness, colour and noise of every "
+                             "corner at every step")
+    parser.add_argument("--font-decks", type=int, default=40,
+                        help="made-up decks drawn from the installed fonts")
+    parser.add_argument("--font-views", type=int, default=8,
+                        help="synthetic views per card of each font deck")
     parser.add_argument("--real-variants", type=int, default=6)
     parser.add_argument("--no-real", action="store_true", help="synthetic data only")
     parser.add_argument("--edje", action="store_true",
@@ -606,6 +728,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"left out: {', '.join(n for n in names if n in args.skip_decks) or 'none'}",
           flush=True)
     names = [names[i] for i in keep]
+    font_names: list[str] = []
+    if args.font_decks:
+        font_names = load_font_decks(args.font_decks, args.seed, names)
+        font_set = synthetic_set(font_names, args.font_views, 0, 0, args.seed, args.workers,
+                                 tag="fonts")
+        train_set = _merge(train_set, {k: v for k, v in font_set.items() if k != "deck"})
     print(f"synthetic: {len(train_set['x'])} train, {len(calib_set['x'])} calibration "
           f"({time.time() - started:.0f} s)", flush=True)
     real_count = edje_count = 0
@@ -660,7 +788,8 @@ def main(argv: list[str] | None = None) -> int:
             train_set = _merge(train_set, real_edje)
         calib_set = _merge(calib_set, real_calib)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
-                          log=lambda m: print(m, flush=True))
+                          log=lambda m: print(m, flush=True), augment=args.augment,
+                          shared=args.shared)
     threshold, tta_threshold, stats = calibrate(lambda x: predict(model, x), calib_set,
                                                 args.max_wrong)
     minutes = (time.time() - started) / 60
@@ -670,6 +799,9 @@ def main(argv: list[str] | None = None) -> int:
         "tta_threshold": f"{tta_threshold:.5f}",
         "input": f"two {INPUT_W}x{INPUT_H} BGR index corners, per-card mean/std normalised",
         "training_decks": ",".join(names),
+        "font_decks": str(len(font_names)),
+        "network": ("PairNet (one trunk per corner)" if args.shared else "CardNet (stacked corners)")
+                   + f", width {args.width}" + (", augmented" if args.augment else ""),
         "real_crops": str(real_count),
         "seed": str(args.seed),
         "epochs": str(args.epochs),

@@ -172,3 +172,50 @@ def test_rank_only_examples_teach_the_rank_and_no_suit() -> None:
     assert np.isfinite(without).all()
     # no suit loss at all (not a suit 0 taught): the first step's loss is lower by ln 4
     assert with_suits[0] - without[0] == pytest.approx(np.log(4), abs=0.5)
+
+
+def test_training_augmentation_keeps_the_index_in_view_and_is_seeded() -> None:
+    trainer = _load_training_script()
+    pool = _faces()
+    rng = np.random.default_rng(4)
+    samples = [synth.face_sample(rng, pool, i, 0.2) for i in range(0, 52, 5)]
+    pairs = _training_data(trainer, samples)["x"]
+    first = trainer.augment_pairs(np.random.default_rng(9), pairs)
+    again = trainer.augment_pairs(np.random.default_rng(9), pairs)
+    assert first.shape == pairs.shape and first.dtype == np.uint8
+    assert np.array_equal(first, again)  # the same seed, the same batch: training reproduces
+    assert not np.array_equal(first, pairs)  # and it does change the views
+    # each corner moves only as a finder's slightly misplaced outline would: the view
+    # still looks like itself far more than like another card's view
+    diff_self = np.abs(first.astype(int) - pairs.astype(int)).mean(axis=(1, 2, 3))
+    diff_other = np.abs(first.astype(int) - np.roll(pairs, 1, axis=0).astype(int)).mean(
+        axis=(1, 2, 3))
+    assert np.mean(diff_self) < np.mean(diff_other)
+
+
+@pytest.mark.slow
+def test_the_shared_trunk_reads_a_card_upside_down_exactly_as_the_right_way_up(
+        tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import torch
+
+    torch.set_num_threads(1)
+    trainer = _load_training_script()
+    pool = _faces()
+    rng = np.random.default_rng(2)
+    samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
+    data = _training_data(trainer, samples)
+    model, losses = trainer.train(data, 1, seed=3, batch=16, log=lambda _m: None, shared=True)
+    assert np.isfinite(losses).all()
+    x = torch.from_numpy(trainer.normalise(data["x"]))
+    turned = torch.cat([x[:, 3:], x[:, :3]], 1)  # the two corners swapped: the card turned
+    with torch.no_grad():
+        for a, b in zip(model(x), model(turned), strict=True):
+            assert torch.allclose(a, b)
+    out = tmp_path / "pair.onnx"
+    trainer.export(model, out, {"threshold": "0.9"})
+    from tablecam.reading.classifier import CardClassifier
+
+    reader = CardClassifier(out)  # the runtime sees the same 6-channel input
+    assert len(reader.read([s.image for s in samples[:4]])) == 4

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# What training the card reader needs beyond scripts/setup.sh: PyTorch (CPU) and onnx in
+# .venv, and the Debian font packages that scripts/train_card_reader.py draws its made-up
+# decks from (tablecam.reading.fontdecks; other fonts make other decks, so the committed
+# model is reproduced only with these).  Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+font_packages=(
+  fonts-dejavu-core fonts-urw-base35 fonts-liberation fonts-freefont-ttf
+  fonts-linuxlibertine fonts-croscore fonts-crosextra-carlito fonts-crosextra-caladea
+  fonts-open-sans fonts-cantarell fonts-lato fonts-texgyre fonts-ebgaramond
+  fonts-gfs-didot fonts-bebas-neue
+)
+missing=()
+for package in "${font_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  echo "setup_training: installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+.venv/bin/python -m pip install -q torch==2.13.0 onnx
+echo "setup_training: ready (.venv/bin/python scripts/train_card_reader.py)"
