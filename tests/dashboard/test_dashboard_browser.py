@@ -110,10 +110,15 @@ def test_the_live_page_shows_labelled_cards_events_and_round_summaries(
     page = new_page(browser, box.server.url)
     playing = box.play(speed=12.0, until_t=90.0)  # round 1 ends at 80 s of game time
     # Cards outlined and labelled on the camera view.
-    page.wait_for_selector("#outlines text.card-label[data-card='8S']", timeout=5000)
-    labels, outlines = page.evaluate("""() => [
-        [...document.querySelectorAll('#outlines text.card-label')].map((t) => t.textContent),
-        document.querySelectorAll('#outlines polygon').length]""")
+    # read labels and outlines of one and the same frame (the view is redrawn every frame,
+    # so a separate wait and read can fall between two frames on a loaded machine)
+    seen = page.wait_for_function("""() => {
+        const labels = [...document.querySelectorAll('#outlines text.card-label')]
+            .map((t) => t.textContent);
+        const outlines = document.querySelectorAll('#outlines polygon').length;
+        return labels.length >= 10 && labels.includes('8\u2660') ? [labels, outlines] : null;
+    }""", timeout=5000)
+    labels, outlines = seen.json_value()
     assert len(labels) >= 10 and "8♠" in labels
     assert outlines == len(labels)
     # Events arrive live, with announcements.
