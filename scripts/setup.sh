@@ -15,18 +15,9 @@ apt_packages=(
   ffmpeg                                    # H.264 for rendered table videos
   fonts-dejavu-core
 )
-missing=()
-for package in "${apt_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  echo "setup: installing Debian packages: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=scripts/apt_missing.sh
+source scripts/apt_missing.sh
+install_missing_debs setup "${apt_packages[@]}"
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -12,17 +12,8 @@ font_packages=(
   fonts-open-sans fonts-cantarell fonts-lato fonts-texgyre fonts-ebgaramond
   fonts-gfs-didot fonts-bebas-neue
 )
-missing=()
-for package in "${font_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$package")
-done
-if ((${#missing[@]})); then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  echo "setup_training: installing Debian packages: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=scripts/apt_missing.sh
+source scripts/apt_missing.sh
+install_missing_debs setup_training "${font_packages[@]}"
 .venv/bin/python -m pip install -q torch==2.13.0 onnx
 echo "setup_training: ready (.venv/bin/python scripts/train_card_reader.py)"
