@@ -117,6 +117,13 @@ def _load_training_script() -> ModuleType:
     return module
 
 
+def _face_data(trainer: ModuleType, seed: int) -> tuple[list[synth.Sample], dict[str, np.ndarray]]:
+    """32 faces of the plain synthetic deck at disturbance 0.3, and their training arrays."""
+    rng, pool = np.random.default_rng(seed), _faces()
+    samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
+    return samples, _training_data(trainer, samples)
+
+
 def _training_data(trainer: ModuleType, samples: list[synth.Sample]) -> dict[str, np.ndarray]:
     """The training script's arrays for synthetic samples."""
     return {"x": np.stack([trainer._small(s.image) for s in samples]),
@@ -160,10 +167,7 @@ def test_rank_only_examples_teach_the_rank_and_no_suit() -> None:
 
     torch.set_num_threads(1)
     trainer = _load_training_script()
-    pool = _faces()
-    rng = np.random.default_rng(1)
-    samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
-    data = _training_data(trainer, samples)
+    samples, data = _face_data(trainer, 1)
     # the same views with their suits taken away (-1, as the edje photos): the rank and
     # kind losses are the same, so the losses differ only by the suit loss
     rank_only = data | {"suit": np.full(len(samples), -1)}
@@ -202,10 +206,7 @@ def test_the_shared_trunk_reads_a_card_upside_down_exactly_as_the_right_way_up(
 
     torch.set_num_threads(1)
     trainer = _load_training_script()
-    pool = _faces()
-    rng = np.random.default_rng(2)
-    samples = [synth.face_sample(rng, pool, i % 52, 0.3) for i in range(32)]
-    data = _training_data(trainer, samples)
+    samples, data = _face_data(trainer, 2)
     model, losses = trainer.train(data, 1, seed=3, batch=16, log=lambda _m: None, shared=True)
     assert np.isfinite(losses).all()
     x = torch.from_numpy(trainer.normalise(data["x"]))
