@@ -151,26 +151,35 @@ def random_style(rng: np.random.Generator, rank_fonts: Sequence[Path],
     )
 
 
+def _overlap(target_shape: tuple[int, ...], mask_shape: tuple[int, ...], x: int, y: int,
+             ) -> tuple[tuple[slice, slice], tuple[slice, slice]] | None:
+    """Where a mask placed with its top left at (x, y) overlaps a target image: the
+    target's rows and columns and the mask's, or None when they do not meet."""
+    h, w = mask_shape[:2]
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, target_shape[1]), min(y + h, target_shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return ((slice(y0, y1), slice(x0, x1)), (slice(y0 - y, y1 - y), slice(x0 - x, x1 - x)))
+
+
 def _stamp(canvas: npt.NDArray[np.float32], mask: npt.NDArray[np.uint8], x: int, y: int,
            colour: tuple[int, int, int]) -> None:
     """Ink ``mask`` onto the BGR float ``canvas`` with its top left at (x, y), clipped."""
-    h, w = mask.shape
-    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, canvas.shape[1]), min(y + h, canvas.shape[0])
-    if x1 <= x0 or y1 <= y0:
+    where = _overlap(canvas.shape, mask.shape, x, y)
+    if where is None:
         return
-    alpha = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) / 255
-    region = canvas[y0:y1, x0:x1]
+    alpha = mask[where[1]][..., None].astype(np.float32) / 255
+    region = canvas[where[0]]
     region[:] = region * (1 - alpha) + np.array(colour, np.float32) * alpha
 
 
 def _put(target: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8], x: int, y: int) -> None:
     """Add ``mask`` into the ink mask ``target`` with its top left at (x, y), clipped."""
-    h, w = mask.shape
-    x0, y0 = max(x, 0), max(y, 0)
-    x1, y1 = min(x + w, target.shape[1]), min(y + h, target.shape[0])
-    if x1 > x0 and y1 > y0:
-        part = target[y0:y1, x0:x1]
-        np.maximum(part, mask[y0 - y:y1 - y, x0 - x:x1 - x], out=part)
+    where = _overlap(target.shape, mask.shape, x, y)
+    if where is not None:
+        part = target[where[0]]
+        np.maximum(part, mask[where[1]], out=part)
 
 
 def _court_picture(rng: np.random.Generator, canvas: npt.NDArray[np.float32], box: tuple[int, int, int, int],

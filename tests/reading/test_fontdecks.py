@@ -30,7 +30,7 @@ def test_a_font_deck_is_52_portrait_faces_with_transparent_corners() -> None:
 def test_the_same_seed_draws_the_same_deck_and_another_seed_another() -> None:
     _, first = fontdecks.font_deck(5, 120)
     _, again = fontdecks.font_deck(5, 120)
-    style_other, other = fontdecks.font_deck(6, 120)
+    _, other = fontdecks.font_deck(6, 120)
     assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
     assert not all(a.shape == b.shape and np.array_equal(a, b)
                    for a, b in zip(first, other, strict=True))
@@ -58,6 +58,6 @@ def test_the_index_corners_tell_the_cards_apart_and_red_suits_are_red() -> None:
     assert ink_redness(corners["5D"]) > ink_redness(corners["5C"]) + 25
 
 
-def test_without_fonts_it_says_so(tmp_path: object) -> None:
+def test_without_fonts_it_says_so() -> None:
     with pytest.raises(ValueError, match="no usable fonts"):
         fontdecks.font_deck(0, 100, fonts=[], suit_fonts=[])
