@@ -109,9 +109,8 @@ def load_font_decks(count: int, seed: int, backs: list[str]) -> list[str]:
 
     fonts = fontdecks.font_files()
     suit_fonts = fontdecks.fonts_with_suits(fonts)
-    fingerprint = hashlib.sha256("\n".join(f.name for f in fonts).encode()
-                                 + (REPO / "tablecam" / "reading" / "fontdecks.py").read_bytes()
-                                 ).hexdigest()[:6]
+    fingerprint = hashlib.sha256("\n".join([f.name for f in fonts] + [_source_digest("fontdecks.py")])
+                                 .encode()).hexdigest()[:6]
     names = []
     for i in range(count):
         name = f"font{i:03d}-{fingerprint}"
@@ -194,9 +193,10 @@ def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed:
     return out | {"deck": deck_ids}
 
 
-def _source_digest() -> str:
-    """Changes when the sample generator changes, so stale caches are not reused."""
-    source = (REPO / "tablecam" / "reading" / "synth.py").read_bytes()
+def _source_digest(module: str = "synth.py") -> str:
+    """Changes when a sample generator (``tablecam/reading/<module>``) changes, so stale
+    caches are not reused."""
+    source = (REPO / "tablecam" / "reading" / module).read_bytes()
     return hashlib.sha256(source).hexdigest()[:8]
 
 
