@@ -52,7 +52,7 @@ def table_texture(rng: Rng, size: int) -> Image:
         base = np.full(3, rng.uniform(30, 240))
     img = np.empty((size, size, 3), dtype=np.float32)
     img[:] = base
-    style = rng.integers(0, 5)
+    style = rng.integers(0, 6)
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
     if style == 1:  # wood grain
         freq = rng.uniform(0.05, 0.3)
@@ -76,11 +76,43 @@ def table_texture(rng: Rng, size: int) -> Image:
                 cv2.line(canvas, centre, (int(rng.integers(0, size)), int(rng.integers(0, size))),
                          colour, int(rng.integers(1, 8)))
         img = canvas.astype(np.float32)
+    elif style == 5:  # a printed cloth: dots, crosses or rings on a regular grid
+        img = _regular_print(rng, img, xx, yy)
     # low-frequency light variation and fine noise
     small = rng.normal(0, 1, size=(4, 4, 1)).astype(np.float32)
     img *= 1 + 0.08 * cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)[..., None]
     img += rng.normal(0, rng.uniform(1, 8), size=img.shape).astype(np.float32)
     return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _regular_print(rng: Rng, img: npt.NDArray[np.float32], xx: npt.NDArray[np.float32],
+                   yy: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """A motif repeated on a grid (every other row staggered, half the time) over the
+    base colour, as polka-dot and other printed table cloths are: pips and index
+    strokes of a card's size, so the reader learns that such a cloth is no card."""
+    period = float(rng.uniform(6, 40))
+    angle = rng.uniform(0, math.pi)
+    u = xx * math.cos(angle) + yy * math.sin(angle)
+    v = -xx * math.sin(angle) + yy * math.cos(angle)
+    row = np.floor(v / period)
+    if rng.random() < 0.5:
+        u = u + (row % 2) * period / 2
+    cu = (u % period) - period / 2
+    cv = (v % period) - period / 2
+    radius = period * rng.uniform(0.12, 0.35)
+    motif = int(rng.integers(0, 3))
+    if motif == 0:  # dots
+        ink = (cu * cu + cv * cv) < radius * radius
+    elif motif == 1:  # crosses
+        arm = max(0.8, radius * 0.35)
+        ink = ((np.abs(cu) < arm) & (np.abs(cv) < radius)) | ((np.abs(cv) < arm) & (np.abs(cu) < radius))
+    else:  # rings
+        r = np.sqrt(cu * cu + cv * cv)
+        ink = np.abs(r - radius) < max(0.8, radius * 0.3)
+    colour = rng.uniform(0, 255, size=3).astype(np.float32)
+    strength = rng.uniform(0.3, 1.0)
+    mask = cv2.GaussianBlur(ink.astype(np.float32), (0, 0), 0.7)[..., None] * strength
+    return np.asarray(img * (1 - mask) + colour * mask, np.float32)
 
 
 def _skin_colour(rng: Rng) -> tuple[int, int, int]:
