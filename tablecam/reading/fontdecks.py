@@ -262,13 +262,7 @@ def draw_face(style: DeckStyle, card: Card, height: int, rng: np.random.Generato
         corners = np.maximum(corners, corners[:, ::-1])
     _stamp(canvas, corners, 0, 0, colour)
     bgr = np.clip(canvas, 0, 255).astype(np.uint8)
-    alpha = np.zeros((h, w), np.uint8)
-    radius = max(2, int(0.05 * w))
-    cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
-    cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
-    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius),
-                   (w - 1 - radius, h - 1 - radius)):
-        cv2.circle(alpha, (cx, cy), radius, 255, -1, lineType=cv2.LINE_AA)
+    alpha = _rounded_alpha(h, w)
     edge = np.array(style.paper, np.float32) * 0.75  # a faint printed border
     cv2.rectangle(bgr, (0, 0), (w - 1, h - 1), tuple(int(v) for v in edge), 1)
     return np.dstack([bgr, alpha])
@@ -290,3 +284,62 @@ def font_deck(seed: int, height: int, fonts: Sequence[Path] | None = None,
             continue  # a font without one of the glyphs: draw another style
         return style, faces
     raise ValueError("no font among those installed draws a whole deck")
+
+
+def _rounded_alpha(h: int, w: int) -> npt.NDArray[np.uint8]:
+    """Opaque inside a card's rounded outline, transparent in the cut corners."""
+    alpha = np.zeros((h, w), np.uint8)
+    radius = max(2, int(0.05 * w))
+    cv2.rectangle(alpha, (radius, 0), (w - 1 - radius, h - 1), 255, -1)
+    cv2.rectangle(alpha, (0, radius), (w - 1, h - 1 - radius), 255, -1)
+    for cx, cy in ((radius, radius), (w - 1 - radius, radius), (radius, h - 1 - radius),
+                   (w - 1 - radius, h - 1 - radius)):
+        cv2.circle(alpha, (cx, cy), radius, 255, -1, lineType=cv2.LINE_AA)
+    return alpha
+
+
+#: the kinds of pattern ``drawn_back`` fills a back's panel with
+BACK_PATTERNS: Final = ("lattice", "dots", "checks", "frames", "plain")
+
+
+def drawn_back(seed: int, height: int, aspect: float = 0.7) -> BGRA:
+    """A made-up card back, ``height`` px tall, BGRA like the faces: a white margin or
+    none, a panel of one ink with a repeated pattern in a second (a diamond lattice,
+    dots, checks, nested frames, or plain with a central emblem), the same when turned
+    half round, as printed backs are.  Reproducible from ``seed``."""
+    rng = np.random.default_rng([seed, 104729])
+    h = height
+    w = int(round(h * aspect))
+    ink = tuple(int(v) for v in rng.integers(0, 200, size=3))
+    other = tuple(int(v) for v in np.clip(np.array(ink) + rng.choice([-1, 1]) * rng.integers(
+        50, 160, size=3), 0, 255))
+    bgr = np.full((h, w, 3), 245, np.uint8)
+    margin = int(round(w * rng.uniform(0.04, 0.1))) if rng.random() < 0.7 else 0
+    panel = np.empty((h - 2 * margin, w - 2 * margin, 3), np.uint8)
+    panel[:] = ink
+    ph, pw = panel.shape[:2]
+    pattern = BACK_PATTERNS[int(rng.integers(len(BACK_PATTERNS)))]
+    step = max(3, int(round(w * rng.uniform(0.04, 0.14))))
+    thick = max(1, step // int(rng.integers(3, 7)))
+    if pattern == "lattice":
+        for k in range(-ph, pw + ph, step):
+            cv2.line(panel, (k, 0), (k + ph, ph), other, thick, cv2.LINE_AA)
+            cv2.line(panel, (k, ph), (k + ph, 0), other, thick, cv2.LINE_AA)
+    elif pattern == "dots":
+        for y in range(step // 2, ph, step):
+            for x in range(step // 2 + (y // step % 2) * step // 2, pw, step):
+                cv2.circle(panel, (x, y), max(1, step // 3), other, -1, cv2.LINE_AA)
+    elif pattern == "checks":
+        ys, xs = np.mgrid[0:ph, 0:pw]
+        panel[((ys // step + xs // step) % 2).astype(bool)] = other
+    elif pattern == "frames":
+        for k in range(0, min(ph, pw) // 2, step):
+            cv2.rectangle(panel, (k, k), (pw - 1 - k, ph - 1 - k), other, thick)
+    else:
+        cv2.ellipse(panel, (pw // 2, ph // 2), (pw // 4, ph // 5), 0, 0, 360, other, -1,
+                    cv2.LINE_AA)
+    half = ph // 2  # the lower half is the upper turned half round
+    panel[ph - half:] = panel[:half][::-1, ::-1]
+    bgr[margin:h - margin, margin:w - margin] = panel
+    alpha = _rounded_alpha(h, w)
+    return np.dstack([bgr, np.minimum(alpha, alpha[::-1, ::-1])])

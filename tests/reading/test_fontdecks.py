@@ -61,3 +61,16 @@ def test_the_index_corners_tell_the_cards_apart_and_red_suits_are_red() -> None:
 def test_without_fonts_it_says_so() -> None:
     with pytest.raises(ValueError, match="no usable fonts"):
         fontdecks.font_deck(0, 100, fonts=[], suit_fonts=[])
+
+
+def test_a_drawn_back_is_a_seeded_card_back_the_same_turned_half_round() -> None:
+    back = fontdecks.drawn_back(4, 200, 0.7)
+    h, w, channels = back.shape
+    assert (h, w, channels) == (200, 140, 4)
+    assert back[0, 0, 3] == 0 and back[h // 2, w // 2, 3] == 255  # rounded corners
+    assert np.array_equal(back, fontdecks.drawn_back(4, 200, 0.7))
+    assert np.array_equal(back, back[::-1, ::-1])  # printed backs have no up or down
+    # the seeds give many designs, none of them a blank card
+    backs = [fontdecks.drawn_back(seed, 100) for seed in range(12)]
+    assert len({b[..., :3].tobytes() for b in backs}) == 12
+    assert all(b[10:-10, 10:-10, :3].std() > 5 or b[50, 35, :3].mean() < 200 for b in backs)
