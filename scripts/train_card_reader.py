@@ -62,6 +62,8 @@ from tablecam.reading import synth  # noqa: E402
 from tablecam.reading.classifier import corner_pair, normalise  # noqa: E402
 
 INPUT_W, INPUT_H = 40, 60  # each of the two index corners
+#: synthetic backs per training deck (and twice as many non-card outlines)
+TRAIN_BACKS: Final = 60
 CACHE = REPO / "cache" / "card_reader"
 FACE_HEIGHT = 200
 #: decks whose rank (Oxygen: top right) or suit (tango_nuevo: top right, beside the rank)
@@ -100,11 +102,11 @@ def load_pools(names: list[str]) -> list[str]:
     return loaded
 
 
-def load_font_decks(count: int, seed: int, backs: list[str]) -> list[str]:
+def load_font_decks(count: int, seed: int) -> list[str]:
     """Make ``count`` made-up decks from the installed fonts (``tablecam.reading.fontdecks``)
-    and load them like the art decks; each borrows the back of one of the ``backs``
-    decks.  Returns their names, which say which fonts they were drawn with (a machine
-    with other fonts makes other decks, and so other cached views)."""
+    and load them like the art decks, each with a made-up back of its own
+    (``fontdecks.drawn_back``).  Returns their names, which say which fonts they were
+    drawn with (a machine with other fonts makes other decks, and so other cached views)."""
     from tablecam.reading import fontdecks
 
     fonts = fontdecks.font_files()
@@ -115,8 +117,8 @@ def load_font_decks(count: int, seed: int, backs: list[str]) -> list[str]:
     for i in range(count):
         name = f"font{i:03d}-{fingerprint}"
         if name not in _POOLS:
-            _, faces = fontdecks.font_deck(seed * 1000 + i, FACE_HEIGHT, fonts, suit_fonts)
-            back = _POOLS[backs[i % len(backs)]].backs[0]
+            style, faces = fontdecks.font_deck(seed * 1000 + i, FACE_HEIGHT, fonts, suit_fonts)
+            back = fontdecks.drawn_back(seed * 1000 + i, FACE_HEIGHT, style.aspect)
             _POOLS[name] = synth.SceneCards(faces, [back], [])
         names.append(name)
     print(f"{count} font decks from {len(fonts)} fonts ({len(suit_fonts)} with suit signs)",
@@ -303,6 +305,40 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
           f"{chosen['fit']} fitted in the box, {chosen['finder']} from the finder)", flush=True)
     return {"x": np.stack(images), "kind": np.array(kinds, np.int64),
             "rank": np.array(ranks, np.int64), "suit": np.array(suits, np.int64)}
+
+
+def _weights_digest(model: Any) -> str:
+    """A digest of a torch model's weights: which model chose the real crops."""
+    digest = hashlib.sha256()
+    for name, tensor in sorted(model.state_dict().items()):
+        digest.update(name.encode())
+        digest.update(tensor.detach().cpu().numpy().tobytes())
+    return digest.hexdigest()[:16]
+
+
+def cached_real_set(chooser: str, orient: Callable[[list[np.ndarray]], float], variants: int,
+                    seed: int, calibration: bool, label_prob: LabelProb | None = None,
+                    full: bool = False) -> dict[str, np.ndarray]:
+    """``real_set``, kept in ``cache/card_reader/`` under the digest of the model that
+    oriented the photos and chose the outlines (``chooser``), the settings, and the code
+    that finds, fits and warps the outlines: fitting them takes minutes, and a run
+    whose first model comes out the same picks the same crops."""
+    import inspect
+
+    code = "".join(_source_digest(m) for m in ("realdata.py", "finder.py", "warp.py", "synth.py"))
+    code += "".join(inspect.getsource(f) for f in (real_set, _rewarps, _with_finder_outlines))
+    key = hashlib.sha256(json.dumps(
+        [chooser, variants, seed, calibration, label_prob is not None, full, INPUT_W, INPUT_H,
+         code]).encode()).hexdigest()[:12]
+    path = CACHE / f"real-{'calib' if calibration else 'train'}-{key}.npz"
+    if path.exists():
+        with np.load(path) as data:
+            print(f"real crops: {len(data['x'])} (cached in {path.name})", flush=True)
+            return {k: data[k] for k in data.files}
+    out = real_set(orient, variants, seed, calibration, label_prob, full)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, **out)
+    return out
 
 
 def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
@@ -553,9 +589,11 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     """Thresholds for the classifier's first and second looks (``CardClassifier.read``).
 
     ``data`` holds whole card views.  The first threshold is the lowest at which the
-    first look alone misreads at most half of ``max_wrong`` of the faces; the faces
+    first look alone misreads at most half of ``max_wrong`` of the faces; the views
     still unknown get the averaged second looks (``classifier.tta_views``), and their
     threshold is the lowest that keeps all wrong reads together at most ``max_wrong``.
+    A back or a non-card named as a card counts as a wrong read, as it does at the
+    table, so the thresholds also answer for the kind head.
     """
     from tablecam.reading.classifier import average_looks, tta_views
 
@@ -568,10 +606,11 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         is_face = pk.argmax(1) == synth.KIND_FACE
         conf = pk[:, synth.KIND_FACE] * pr.max(1) * ps.max(1)
-        right = (pr.argmax(1) == data["rank"][idx]) & (ps.argmax(1) == data["suit"][idx])
+        right = (face[idx] & (pr.argmax(1) == data["rank"][idx])
+                 & (ps.argmax(1) == data["suit"][idx]))
         return is_face, conf, right
 
-    idx = np.flatnonzero(face)
+    idx = np.arange(len(views))
     is_face, conf, right = verdict(p_rank[idx], p_suit[idx], p_kind[idx])
     first = float(THRESHOLDS[-1])
     for t in THRESHOLDS:
@@ -582,8 +621,12 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     wrong_first = int(np.sum(read_first & ~right))
     doubtful = is_face & ~read_first
     idx = idx[doubtful]
-    extra = model(np.stack([_small(v) for i in idx for v in tta_views(views[i])]))
-    averaged = [average_looks(p[idx], e) for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
+    if len(idx):
+        extra = model(np.stack([_small(v) for i in idx for v in tta_views(views[i])]))
+        averaged = [average_looks(p[idx], e)
+                    for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
+    else:  # nothing doubtful (a model that names, or rules out, everything)
+        averaged = [p[idx] for p in (p_rank, p_suit, p_kind)]
     is_face2, conf2, right2 = verdict(*averaged)
     second = float(THRESHOLDS[-1])
     for t in THRESHOLDS:
@@ -591,6 +634,7 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
             second = float(t)
             break
     read_second = is_face2 & (conf2 >= second)
+    not_face = ~face[idx]
     stats = {
         "threshold": round(first, 5),
         "tta_threshold": round(second, 5),
@@ -598,7 +642,10 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
         "correct_first_look": float(np.sum(read_first & right) / n_faces),
         "correct": float((np.sum(read_first & right) + np.sum(read_second & right2)) / n_faces),
         "wrong": float((wrong_first + np.sum(read_second & ~right2)) / n_faces),
-        "second_looks": float(len(idx) / n_faces),
+        "second_looks": float(np.sum(face[idx]) / n_faces),
+        "non_faces": int(np.sum(~face)),
+        "non_faces_named": int(np.sum(read_first & ~face)
+                               + np.sum(read_second & not_face)),
         "kind_accuracy": float(np.mean(p_kind.argmax(1) == data["kind"])),
     }
     return first, second, stats
@@ -725,7 +772,8 @@ def main(argv: list[str] | None = None) -> int:
                             args.seed, args.workers, args.max_wrong, args.out)
         print(f"calibration: {json.dumps(stats)}; wrote {args.out}", flush=True)
         return 0
-    train_set = synthetic_set(names, args.per_card, 60, 120, args.seed, args.workers)
+    train_set = synthetic_set(names, args.per_card, TRAIN_BACKS, 2 * TRAIN_BACKS, args.seed,
+                              args.workers)
     # whole views, so that calibration can take the classifier's second looks too
     calib_set = synthetic_set(names, 3, 8, 16, args.seed + 1000, args.workers, tag="calibviews",
                               full=True)
@@ -736,13 +784,18 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     names = [names[i] for i in keep]
     font_names: list[str] = []
+    font_set: dict[str, np.ndarray] | None = None
     if args.font_decks:
-        font_names = load_font_decks(args.font_decks, args.seed, names)
-        font_set = synthetic_set(font_names, args.font_views, 0, 0, args.seed, args.workers,
-                                 tag="fonts")
-        train_set = _merge(train_set, {k: v for k, v in font_set.items() if k != "deck"})
-    print(f"synthetic: {len(train_set['x'])} train, {len(calib_set['x'])} calibration "
-          f"({time.time() - started:.0f} s)", flush=True)
+        font_names = load_font_decks(args.font_decks, args.seed)
+        # backs and non-cards in the art decks' proportion to faces, so that adding
+        # faces does not teach the kind head that everything is a face
+        font_backs = round(TRAIN_BACKS * args.font_views / args.per_card)
+        font_set = synthetic_set(font_names, args.font_views, font_backs, 2 * font_backs,
+                                 args.seed, args.workers, tag="fonts")
+        font_set = {k: v for k, v in font_set.items() if k != "deck"}
+    print(f"synthetic: {len(train_set['x'])} train from the art decks"
+          + (f", {len(font_set['x'])} from the font decks" if font_set else "")
+          + f", {len(calib_set['x'])} calibration ({time.time() - started:.0f} s)", flush=True)
     real_count = edje_count = 0
     if not args.no_real:
         orient: Callable[[list[np.ndarray]], float]
@@ -750,6 +803,7 @@ def main(argv: list[str] | None = None) -> int:
             from tablecam.reading.classifier import CardClassifier
 
             reader = CardClassifier(args.orient_model)
+            chooser = hashlib.sha256(args.orient_model.read_bytes()).hexdigest()[:16]
 
             def orient(crops: list[np.ndarray]) -> float:
                 return float(np.mean([r.confidence if r.kind == "face" else 0.0
@@ -763,10 +817,13 @@ def main(argv: list[str] | None = None) -> int:
                 return np.array([sum(p for c, p in r.candidates if c.rank == rank)
                                  for r, rank in zip(reader.read(crops), ranks, strict=True)])
         else:
+            # the art decks' views only, so that this model, and the real crops it
+            # chooses (cached by its weights), do not change with the font decks
             print(f"orientation model: synthetic data only, {args.orient_epochs} epochs",
                   flush=True)
             first, _ = train(train_set, args.orient_epochs, args.seed, width=1,
                              log=lambda m: print(m, flush=True))
+            chooser = _weights_digest(first)
 
             def orient(crops: list[np.ndarray]) -> float:
                 p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
@@ -784,9 +841,10 @@ def main(argv: list[str] | None = None) -> int:
                 at = np.arange(len(ranks))
                 rank = np.array([r.value - 1 for r in ranks])
                 return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank])
-        real_train = real_set(orient, args.real_variants, args.seed, calibration=False,
-                              label_prob=label_prob)
-        real_calib = real_set(orient, 1, args.seed + 1, calibration=True, full=True)
+        real_train = cached_real_set(chooser, orient, args.real_variants, args.seed,
+                                     calibration=False, label_prob=label_prob)
+        real_calib = cached_real_set(chooser, orient, 1, args.seed + 1, calibration=True,
+                                     full=True)
         real_count = len(real_train["x"])
         train_set = _merge(train_set, real_train)
         if args.edje:
@@ -794,6 +852,8 @@ def main(argv: list[str] | None = None) -> int:
             edje_count = len(real_edje["x"])
             train_set = _merge(train_set, real_edje)
         calib_set = _merge(calib_set, real_calib)
+    if font_set is not None:
+        train_set = _merge(train_set, font_set)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
                           log=lambda m: print(m, flush=True), augment=args.augment,
                           shared=args.shared)

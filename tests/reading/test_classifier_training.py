@@ -220,3 +220,30 @@ def test_the_shared_trunk_reads_a_card_upside_down_exactly_as_the_right_way_up(
 
     reader = CardClassifier(out)  # the runtime sees the same 6-channel input
     assert len(reader.read([s.image for s in samples[:4]])) == 4
+
+
+def test_calibration_counts_a_back_named_as_a_card_as_a_wrong_read() -> None:
+    trainer = _load_training_script()
+    # each view is one flat grey whose level says which sample it is (the second looks
+    # zoom and shift a flat view without changing it)
+    kinds = [synth.KIND_FACE] * 20 + [synth.KIND_BACK] * 4
+    views = np.stack([np.full((CARD_H, CARD_W, 3), 10 + i, np.uint8) for i in range(24)])
+    data = {"x": views, "kind": np.array(kinds), "rank": np.array([i % 13 for i in range(24)]),
+            "suit": np.array([i % 4 for i in range(24)])}
+
+    def model(pairs: np.ndarray) -> tuple[np.ndarray, ...]:
+        which = pairs[:, 0, 0, 0].astype(int) - 10
+        rank, suit, kind = np.zeros((len(which), 13)), np.zeros((len(which), 4)), np.zeros((len(which), 3))
+        for row, i in enumerate(which):
+            if i < 20:  # faces: read right at 0.97
+                rank[row, i % 13], suit[row, i % 4], kind[row, 0] = 0.97, 1.0, 1.0
+                rank[row, (i + 1) % 13] = 0.03
+            else:  # backs taken for a face at 0.93
+                rank[row, 0], suit[row, 0], kind[row] = 1.0, 1.0, (0.93, 0.07, 0.0)
+        return rank, suit, kind
+
+    first, second, stats = trainer.calibrate(model, data, max_wrong=0.001)
+    assert 0.93 < first <= 0.97
+    assert second > 0.93
+    assert stats["non_faces"] == 4 and stats["non_faces_named"] == 0
+    assert stats["correct"] == 1.0 and stats["wrong"] == 0.0
