@@ -55,6 +55,11 @@ CHANGE_THRESHOLD: Final = 0.015
 PIXEL_CHANGE: Final = 24.0
 #: Fraction of a card-less zone unlike the table that makes it ``covered``.
 COVER_FRACTION: Final = 0.2
+#: An unnamed face whose outline shows this share or more of table-coloured pixels is
+#: table (a printed cloth, or the gap a card just left), not a card: a face is paper.
+TABLE_SHARE: Final = 0.6
+#: Channel difference from the table colour under which a pixel counts as table.
+TABLE_DISTANCE: Final = 45.0
 #: Thumbnail pixels across one card width.
 THUMB_PER_CARD: Final = 16
 #: The centre piles, where cards land offset and turned over each other.
@@ -435,6 +440,7 @@ class TableReader:
     def _observe(self, image: npt.NDArray[np.uint8], geometry: TableGeometry, zone: ZoneId,
                  seen: list[SeenCard]) -> ZoneObservation:
         """The zone's state from the cards read in it, or from how much table shows."""
+        seen = [s for s in seen if not self._is_table(image, s)]
         top = [s for s in seen if not s.covered] or seen
         if top:
             card = top[0]
@@ -472,6 +478,33 @@ class TableReader:
             return np.full(3, 128, np.float32)
         return np.median(np.concatenate(pixels), axis=0).astype(np.float32)
 
+    def _is_table(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> bool:
+        """Whether a face the reader could not name is bare table after all.
+
+        The reader judges a card by its own contrast, so a printed cloth's dots in an
+        empty zone (or the gap a card has just left) can look like pips to it.  A face
+        is paper: an outline that mostly shows the table's own colour is not one.  On
+        a white or cream table paper and table look alike, so nothing is ruled out there.
+        """
+        colour = self._table_colour
+        if not seen.face_up or seen.card is not None or colour is None or _paper_coloured(colour):
+            return False
+        x0, y0 = np.floor(seen.corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(seen.corners.max(axis=0)).astype(int) + 1
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return False
+        patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
+        mask = np.zeros(patch.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, ((seen.corners - np.array([x0, y0], np.float32)) / 2)
+                           .astype(np.int32), 1)
+        inside = mask.astype(bool)
+        if not inside.any():
+            return False
+        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, colour)))
+        return float((distance[inside] < TABLE_DISTANCE).mean()) >= TABLE_SHARE
+
     def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           zone: ZoneId) -> float:
         """Fraction of a zone's pixels whose colour is far from the table's."""
@@ -489,6 +522,11 @@ class TableReader:
         if not inside.any():
             return 0.0
         return float((distance[inside] > 45).mean())
+
+
+def _paper_coloured(colour: npt.NDArray[np.float32]) -> bool:
+    """A light, nearly grey colour, as card paper is (BGR)."""
+    return float(colour.min()) > 150 and float(colour.max() - colour.min()) < 50
 
 
 def _find_mat_quickly(image: npt.NDArray[np.uint8]) -> MatDetection | None:

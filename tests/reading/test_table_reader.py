@@ -326,3 +326,48 @@ def test_without_zones_the_thorough_search_runs_every_few_frames(
     readings = [reader.read(_frame(k / 30, top_half)) for k in range(2 * RELOCATE_EVERY)]
     assert len(calls) == 2
     assert all(r.geometry is None and len(r.cards) == 6 for r in readings)
+
+
+class TableTakenForFace(TemplateReader):
+    """Takes whatever is no card for a face it cannot name, as the network did with the
+    dots of a printed cloth in an empty column."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        return [Read(None, 0.4, "face") if r.kind == "none" else r for r in super().read(cards)]
+
+
+def _dotted_table(size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    table = np.empty((size[1], size[0], 3), np.uint8)
+    table[:] = (150, 160, 90)
+    for y in range(6, size[1], 14):
+        for x in range(6, size[0], 14):
+            cv2.circle(table, (x, y), 3, (90, 100, 50), -1)
+    return table
+
+
+@pytest.mark.parametrize("share", [None, 2.0])
+def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
+        share: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tablecam.reading.table_reader as table_reader
+
+    if share is not None:  # the check turned off: the cloth is taken for a face
+        monkeypatch.setattr(table_reader, "TABLE_SHARE", share)
+    table = _dotted_table()
+    scene = spit_deal_scene(UP, seed=16, table=table)
+    reader = TableReader(TableTakenForFace())
+    first = reader.read(_frame(0.0, scene.image))
+    assert first.zones["A3"].card == UP[2]
+    # A3's card is played away: its place shows the cloth again
+    corners = scene.truth["A3"][0]
+    mask = np.zeros(table.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8)).astype(bool)
+    left = scene.image.copy()
+    left[mask] = table[mask]
+    reader.read(_frame(0.1, left))
+    settled = reader.read(_frame(0.2, left))
+    states = {zone: settled.zones[zone].state for zone in ("A3", "A2", "A4")}
+    if share is None:
+        assert states == {"A3": "empty", "A2": "face_up", "A4": "face_up"}
+    else:
+        assert states["A3"] != "empty"
