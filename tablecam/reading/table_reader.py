@@ -58,7 +58,8 @@ COVER_FRACTION: Final = 0.2
 #: An unnamed face whose outline shows this share or more of table-coloured pixels is
 #: table (a printed cloth, or the gap a card just left), not a card: a face is paper.
 TABLE_SHARE: Final = 0.6
-#: Channel difference from the table colour under which a pixel counts as table.
+#: Channel difference from the table colour under which a pixel counts as table (and
+#: over which as something else, for ``COVER_FRACTION``).
 TABLE_DISTANCE: Final = 45.0
 #: Thumbnail pixels across one card width.
 THUMB_PER_CARD: Final = 16
@@ -495,33 +496,32 @@ class TableReader:
         x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
         if x1 - x0 < 4 or y1 - y0 < 4:
             return False
-        patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
-        mask = np.zeros(patch.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, ((seen.corners - np.array([x0, y0], np.float32)) / 2)
-                           .astype(np.int32), 1)
-        inside = mask.astype(bool)
-        if not inside.any():
-            return False
-        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, colour)))
-        return float((distance[inside] < TABLE_DISTANCE).mean()) >= TABLE_SHARE
+        distance = self._table_distances(image, seen.corners, (x0, y0, x1, y1))
+        return distance is not None and float((distance < TABLE_DISTANCE).mean()) >= TABLE_SHARE
 
     def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           zone: ZoneId) -> float:
         """Fraction of a zone's pixels whose colour is far from the table's."""
-        assert self._table_colour is not None
-        quad = geometry.zones[zone]
-        x0, y0, x1, y1 = geometry.zone_box(zone, image.shape)
+        x0, y0, x1, y1 = box = geometry.zone_box(zone, image.shape)
         if x1 - x0 < 2 or y1 - y0 < 2:
             return 0.0
+        distance = self._table_distances(image, geometry.zones[zone], box)
+        return 0.0 if distance is None else float((distance > TABLE_DISTANCE).mean())
+
+    def _table_distances(self, image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+                         box: tuple[int, int, int, int]) -> npt.NDArray[np.float32] | None:
+        """How far from the table's colour each pixel inside ``quad`` lies (largest
+        channel difference, every other pixel of ``box``); None when none lies inside."""
+        assert self._table_colour is not None
+        x0, y0, x1, y1 = box
         patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
         mask = np.zeros(patch.shape[:2], np.uint8)
-        local = ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32)
-        cv2.fillConvexPoly(mask, local, 1)
-        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._table_colour)))
+        cv2.fillConvexPoly(mask, ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32), 1)
         inside = mask.astype(bool)
         if not inside.any():
-            return 0.0
-        return float((distance[inside] > 45).mean())
+            return None
+        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._table_colour)))
+        return np.asarray(distance[inside], np.float32)
 
 
 def _paper_coloured(colour: npt.NDArray[np.float32]) -> bool:
