@@ -953,6 +953,13 @@ class Tracker:
                 return self._relay(t, pile, card)
             if not self.spit_expected and zone is not None and zone.untouched and cards:
                 return []  # a never-seen card with no hand over the pile: the top misread
+            twin = self._same_rank_in_hand(pile, card) if not self.spit_expected else None
+            if twin is not None:
+                # A never-seen card of the rank of the one card in a hand that fits here:
+                # that card, its suit misread (a reveal played under a hand would leave
+                # the held card still to land).
+                hand = self._in_hand[twin]
+                return self._play(t, hand.seat, hand.column, twin, pile)
             under_hand = self._covered_unread_top(card) if not self.spit_expected else None
             if under_hand is not None:
                 # The unread top of a column a hand covers, whose reads liked this card
@@ -1003,6 +1010,13 @@ class Tracker:
             self._spit_feeders = max(self.spit_feeders or 0, seen) or 2
         self._pending_spit[pile] = card
         return []
+
+    def _same_rank_in_hand(self, pile: Pile, card: Card) -> Card | None:
+        """The one card in a hand with ``card``'s rank and another suit that fits ``pile``."""
+        top = self._top(pile)
+        twins = [known for known in self._in_hand if known.rank == card.rank and known != card
+                 and (top is None or known.fits_on(top))]
+        return twins[0] if len(twins) == 1 else None
 
     def _relay(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
         """``card``, named here by the reader, is the top of the other pile, where it was

@@ -226,3 +226,15 @@ def test_a_pile_top_blurred_by_a_passing_hand_is_no_new_card() -> None:
         out += tracker.update(unread(frame(1.2 + i / 30, **BASE), "right", ("3S", 0.45), ("2S", 0.4)))
     out += tracker.flush(3.0)
     assert [e for e in out if not isinstance(e, Unsure)] == []
+
+
+def test_a_held_card_read_with_another_suit_on_the_pile_is_that_card() -> None:
+    """9D left column 2 under a hand; the reader calls it 9H on the pile.  9H was never
+    seen, but it is not a reveal played unseen: 9D, still in the hand, is the card."""
+    tracker = started()
+    frames = [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(10)]
+    frames += [(1.4 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(4)]
+    frames += [(1.6 + i / 30, dict(BASE, A2="down", left="9H")) for i in range(8)]
+    out = run(tracker, frames)
+    assert [(e.type, e.card) for e in out if isinstance(e, Play | Reveal)] == [("play", c("9D"))]
+    assert [e.pile for e in out if isinstance(e, Play)] == ["left"]
