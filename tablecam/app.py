@@ -213,7 +213,7 @@ def run_pipeline(
             emit(judge(tracker.update(reading), referee, tracker))
             emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit(),
                                    tracker.unnamed_tops(), tracker.sure_ranks()))
-            emit(referee.tick(t, tracker.busy))
+            emit(referee.tick(t, tracker.settling))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
                 relocate()  # the piles were taken: the next round is dealt afresh
@@ -259,7 +259,7 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         calls += judge(tracker.update(reading), referee, tracker)
         calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
                                    tracker.unnamed_tops(), tracker.sure_ranks())
-        calls += referee.tick(reading.t, tracker.busy)
+        calls += referee.tick(reading.t, tracker.settling)
     return calls, frames
 
 

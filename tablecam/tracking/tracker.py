@@ -213,7 +213,8 @@ class Tracker:
         self._busy = False
         #: like ``_busy``, but a column long covered over its named card is settled
         self._unsettled = False
-        self._long_covered: set[str] = set()
+        self._moving = False  # a zone is changing, or covered over a card not known
+        self._resting: set[str] = set()  # columns a hand rests over, their top known
         self._last_t = 0.0
         self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
         self._located_cache: dict[Card, str] | None = None
@@ -251,6 +252,30 @@ class Tracker:
                 or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
 
     @property
+    def settling(self) -> bool:
+        """Like ``busy``, except that a hand resting over a column whose top is known
+        (named, or empty) does not count: the stall check may go on.  Every pile is in
+        view, so no card can reach one unseen; and on a stuck table that top fits no pile,
+        so picking it up changes nothing a stall depends on."""
+        return (self._moving or bool(set(self._in_hand) - self._returning()) or bool(self._pending_spit)
+                or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
+
+    def _returning(self) -> set[Card]:
+        """The cards in a hand that fit neither pile's top (both known) and whose column
+        shows no other card: they can only go back (a collision's loser on its way home).
+        Neither a stall check nor the referee's view of that column waits for them."""
+        tops = [self._top(p) for p in PILES]
+        if self._phase != "playing" or any(top is None for top in tops):
+            return set()
+        out = set()
+        for card, hand in self._in_hand.items():
+            state, shown = self._column_value(hand.seat, hand.column)
+            if (not any(card.fits_on(top) for top in tops if top is not None)
+                    and not (state == "face_up" and shown != card)):
+                out.add(card)
+        return out
+
+    @property
     def waiting_for_deal(self) -> bool:
         """No round is on the table: the next thing to see is a deal."""
         return self._phase == "idle"
@@ -259,8 +284,8 @@ class Tracker:
         """Take one frame's reading; return the events (and notes) it makes certain."""
         t = reading.t
         changes: list[tuple[str, ZoneValue, ZoneValue]] = []
-        busy = unsettled = False
-        self._long_covered = set()
+        busy = unsettled = moving = False
+        self._resting = set()
         gap = t - self._last_t > 0.5
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
@@ -279,10 +304,12 @@ class Tracker:
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
                 busy = True
-                if self._covered_long(name, zone, t):
-                    self._long_covered.add(name)
-                else:
+                if not self._covered_long(name, zone, t):
                     unsettled = True
+                if self._resting_over_known(name, zone):
+                    self._resting.add(name)
+                else:
+                    moving = True
                 continue
             zone.covered = False
             if state == "face_up":
@@ -312,7 +339,7 @@ class Tracker:
                 zone.last_agree = t
                 zone.accepted_named += named
                 continue
-            busy = unsettled = True
+            busy = unsettled = moving = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
             careful = False
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
@@ -345,7 +372,7 @@ class Tracker:
             zone.accepted_at = t
             zone.accepted_named = zone.named_run
             zone.last_evidence, zone.evidence = zone.evidence, {}
-        self._busy, self._unsettled = busy, unsettled
+        self._busy, self._unsettled, self._moving = busy, unsettled, moving
         out: list[Tracked] = []
         if changes:
             self._last_change = t
@@ -528,8 +555,12 @@ class Tracker:
         """Has column ``name`` been covered for ``long_cover_s`` over a card the reader
         named itself, or over nothing, with no change being voted on (something lies
         over it)?"""
+        return t - zone.covered_since >= self.long_cover_s and self._resting_over_known(name, zone)
+
+    def _resting_over_known(self, name: str, zone: _Zone) -> bool:
+        """Is ``name`` a column covered over a card the reader named itself, or over
+        nothing, with no change being voted on (``_covered_long`` without the wait)?"""
         return (name in COLUMN_ZONES and self._phase == "playing" and zone.candidate is None
-                and t - zone.covered_since >= self.long_cover_s
                 and (zone.accepted == ("empty", None)
                      or (zone.accepted[0] == "face_up" and zone.accepted[1] is not None
                          and zone.accepted_named >= self.stable_frames)))
@@ -538,20 +569,28 @@ class Tracker:
         """Each player's columns as the camera shows them now, for the referee to check
         its table against (``Referee.reconcile``): ``(state, card)`` per column, with
         ``state`` "unsettled" where a hand, a vote or an unexplained departure is pending;
-        ``("covered", card)`` where a column has been covered for ``long_cover_s`` over a
-        card the reader named (``card``, still there unless it left unseen) or over
-        nothing (``card`` None).
+        ``("covered", card)`` where a hand rests over a column whose card the reader
+        named (``card``, still there unless it left unseen) or over nothing (``card``
+        None).
         Empty while no round is in play."""
         if self._phase != "playing":
             return {}
+        returning = {(self._in_hand[card].seat, self._in_hand[card].column): card
+                     for card in self._returning()}
         pending = {(h.seat, h.column) for h in [*self._in_hand.values(), *self._unknown_hands,
                                                  *self._unseen_left]} | set(self._held_reveals)
+        # a column other cards are also on their way from (or back to) waits for them
+        held = [(h.seat, h.column) for h in self._in_hand.values()]
+        other_pending = ({(h.seat, h.column) for h in [*self._unknown_hands, *self._unseen_left]}
+                         | set(self._held_reveals) | {place for place in held if held.count(place) > 1})
         out: dict[Seat, list[ZoneValue]] = {}
         for seat in SEATS:
             values: list[ZoneValue] = []
             for i in range(1, 6):
                 zone = self._zones.get(f"{seat}{i}")
-                if zone is not None and f"{seat}{i}" in self._long_covered and (seat, i) not in pending:
+                if (seat, i) in returning and (seat, i) not in other_pending:
+                    values.append(("covered", returning[(seat, i)]))  # on its way back
+                elif zone is not None and f"{seat}{i}" in self._resting and (seat, i) not in pending:
                     values.append(("covered", zone.accepted[1]))
                 elif zone is None or zone.covered or zone.candidate is not None or (seat, i) in pending:
                     values.append(("unsettled", None))

@@ -42,17 +42,15 @@ def covered_game(column_before_cover: str, cover_frames: int) -> list[tuple[floa
 
 
 def test_a_column_left_covered_over_its_named_card_does_not_hold_back_the_spit_call() -> None:
-    # The cover began at frame 6: a hand passing is shorter than a second, so the stall
-    # is called once the column has been covered for one (not when it is uncovered).
-    called = stalls(covered_game("QS", 90))
-    assert len(called) == 1 and 36 / 30 <= called[0] < 40 / 30
+    # A sleeve resting on a column whose card the reader named: every pile is in view,
+    # so no card can reach one unseen, and that card fits no pile.  The stall is called
+    # as soon as it would be with the column in plain view.
+    in_view = stalls([(i / 30, dict(STUCK)) for i in range(6)]
+                     + [(i / 30, dict(STUCK, left="8H", right="2S")) for i in range(6, 40)])
+    assert len(in_view) == 1 and in_view[0] < 12 / 30
+    assert stalls(covered_game("QS", 90)) == in_view
     # So does a column seen empty before the cover (no card left a column for it).
-    called = stalls(covered_game("empty", 90))
-    assert len(called) == 1 and 36 / 30 <= called[0] < 40 / 30
-    # Uncovered before the second is up, the stall comes as the column shows its card.
-    called = stalls(covered_game("QS", 12) + [(i / 30, dict(STUCK, left="8H", right="2S"))
-                                              for i in range(18, 30)])
-    assert len(called) == 1 and 18 / 30 <= called[0] < 22 / 30
+    assert stalls(covered_game("empty", 90)) == in_view
 
 
 def test_a_column_covered_over_a_card_the_reader_never_named_holds_the_call() -> None:
@@ -68,4 +66,23 @@ def test_an_unread_column_top_of_a_sure_rank_that_fits_no_pile_bears_the_spit_ca
     assert len(called) == 1 and called[0] < 12 / 30
     # Unsure of the rank (a seven would fit 8H), it waits for the card to be named.
     frames = [(t, dict(zones, A1="?5C:0.5,7C:0.45")) for t, zones in frames]
+    assert stalls(frames) == []
+
+
+def test_a_collision_loser_still_in_its_hand_does_not_hold_back_the_spit_call() -> None:
+    # A's 9C and B's 7D both go for 8H; 9C lands first, and 7D, which fits neither 9C
+    # nor 2S, can only go back to B1.  A turns up 4S, and nothing fits: "Spit!" is
+    # called while B still holds 7D, not once it is seen back in its column.
+    deal = dict(STUCK, A2="9C", B1="7D")
+    frames = [(i / 30, dict(deal)) for i in range(6)]
+    frames += [(i / 30, dict(deal, left="8H", right="2S")) for i in range(6, 30)]
+    frames += [(i / 30, dict(deal, left="covered", right="2S", A2="covered", B1="covered"))
+               for i in range(30, 36)]
+    frames += [(i / 30, dict(deal, left="9C", right="2S", A2="down", B1="covered")) for i in range(36, 42)]
+    frames += [(i / 30, dict(deal, left="9C", right="2S", A2="4S", B1="empty")) for i in range(42, 60)]
+    frames += [(i / 30, dict(deal, left="9C", right="2S", A2="4S")) for i in range(60, 80)]
+    called = stalls(frames)
+    assert len(called) == 1 and 42 / 30 < called[0] < 55 / 30
+    # With 6S on the right pile, 7D in the hand may still be played there: no call.
+    frames = [(t, dict(zones, right="6S") if zones.get("right") == "2S" else zones) for t, zones in frames]
     assert stalls(frames) == []
