@@ -104,12 +104,15 @@ class TableGeometry:
     ``table_to_image``: 3 x 3 homography from the table plane (mm) to image pixels.
     ``card_width``: the typical card's short side in pixels.
     ``source``: ``"deal"`` (found from the dealt cards) or ``"mat"`` (ArUco markers).
+    ``spit_seen``: the spit zones laid over face-down cards seen beside the rows (the
+    others are where the layout puts spit piles).
     """
 
     zones: Mapping[ZoneId, Quad]
     table_to_image: npt.NDArray[np.float64]
     card_width: float
     source: Literal["deal", "mat"]
+    spit_seen: frozenset[ZoneId] = frozenset()
 
     def zone_at(self, point: Sequence[float]) -> ZoneId | None:
         """The zone containing an image point (the nearest centre if zones overlap)."""
@@ -299,6 +302,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     for i, card in enumerate(top):
         zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
     columns = [zones[z] for z in zones if z[0] in "AB" and z[1:].isdigit()]
+    spit_seen: set[ZoneId] = set()
     for card in cards:
         if card.face_up:
             continue
@@ -311,8 +315,9 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
             reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
             if float(np.linalg.norm(quad.mean(axis=0) - centre)) < reach:
                 zones[spit] = _grow_quad(card.corners, 1.2, 1.15)
+                spit_seen.add(spit)
     widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
-    layout = TableGeometry(zones, homography, float(np.median(widths)), "deal")
+    layout = TableGeometry(zones, homography, float(np.median(widths)), "deal", frozenset(spit_seen))
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:
         raise LayoutMisfitError(

@@ -75,6 +75,10 @@ MISFIT_PATIENCE_S: Final = 1.0
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
+#: At a later deal, the spit zones seen on the spit piles at the last one stay (when
+#: this deal's cards did not show the piles) while no column has moved further than
+#: this share of a card's width.
+SPIT_KEEP_SHIFT: Final = 0.3
 
 
 class _Read(Protocol):
@@ -177,7 +181,7 @@ class TableReader:
         self._blind_cards: list[SeenCard] = []
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
-        self.geometry = geometry
+        self.geometry = _keep_seen_spit(self.geometry, geometry)
         self._relocating = False
         self._memory = {}
         self._table_colour = None
@@ -522,6 +526,32 @@ class TableReader:
             return None
         distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._table_colour)))
         return np.asarray(distance[inside], np.float32)
+
+
+def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeometry:
+    """``new`` with the spit zones of ``old`` where ``old`` saw the spit piles and
+    ``new`` did not (they were still in the dealers' hands when the rows were taken),
+    as long as the columns lie where they lay (the camera and table have not moved).
+
+    The layout's spit zones are where the rules of thumb put spit piles; players put
+    theirs a little further or nearer, and a zone half off its pile reads it as empty or
+    covered for a whole round.
+    """
+    if old is None or old.source != "deal" or new.source != "deal":
+        return new
+    keep = (old.spit_seen - new.spit_seen) & {"spitA", "spitB"}
+    if not keep:
+        return new
+    columns = [z for z in new.zones if z[0] in "AB" and z[1:].isdigit() and z in old.zones]
+    shift = max(float(np.linalg.norm(new.zones[z].mean(axis=0) - old.zones[z].mean(axis=0)))
+                for z in columns)
+    if shift > SPIT_KEEP_SHIFT * new.card_width:
+        return new
+    zones = dict(new.zones)
+    for zone in keep:
+        zones[zone] = old.zones[zone]
+    return TableGeometry(zones, new.table_to_image, new.card_width, new.source,
+                         new.spit_seen | keep)
 
 
 def _paper_coloured(colour: npt.NDArray[np.float32]) -> bool:

@@ -371,3 +371,45 @@ def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
         assert states == {"A3": "empty", "A2": "face_up", "A4": "face_up"}
     else:
         assert states["A3"] != "empty"
+
+
+def _dealt_cards(shift_px: float = 0.0, spit_out_px: float | None = None) -> list:
+    """Ten dealt cards where the layout puts the columns (a 1.6 px/mm top-down camera,
+    moved ``shift_px`` to the right), and with ``spit_out_px`` a face-down spit pile
+    beside each row, that far beyond where the layout expects it."""
+    from tablecam.geometry import CARD_MM, DealtCard
+    scale = np.array([[1.6, 0, 640 + shift_px], [0, 1.6, 360], [0, 0, 1]], np.float64)
+
+    def card_at(x_mm: float, y_mm: float) -> np.ndarray:
+        w, h = CARD_MM[0] / 2, CARD_MM[1] / 2
+        return project(scale, [[x_mm - w, y_mm - h], [x_mm + w, y_mm - h],
+                               [x_mm + w, y_mm + h], [x_mm - w, y_mm + h]])
+
+    cards = [DealtCard(card_at(LAYOUT[z].x, LAYOUT[z].y), True)
+             for z in LAYOUT if z[0] in "AB" and z[1:].isdigit()]
+    if spit_out_px is not None:
+        out_mm = spit_out_px / 1.6
+        cards.append(DealtCard(card_at(LAYOUT["spitA"].x + out_mm, LAYOUT["spitA"].y), False))
+        cards.append(DealtCard(card_at(LAYOUT["spitB"].x - out_mm, LAYOUT["spitB"].y), False))
+    return cards
+
+
+def test_spit_zones_seen_at_one_deal_stay_when_the_next_deal_hides_the_spit_piles() -> None:
+    # Round 1: both spit piles lie 55 px further out than the layout's rule of thumb, and
+    # were seen there.  Round 2's rows were taken while the dealers still held their spit
+    # piles: without the first round's zones, each spit zone would lie half off its pile
+    # for the whole round (read as covered or empty, and the referee's count misled).
+    from tablecam.geometry import geometry_from_deal
+    from tablecam.reading.table_reader import _keep_seen_spit
+    first = geometry_from_deal(_dealt_cards(spit_out_px=55))
+    assert first.spit_seen == {"spitA", "spitB"}
+    second = geometry_from_deal(_dealt_cards())
+    assert second.spit_seen == frozenset()
+    assert np.abs(second.zones["spitA"] - first.zones["spitA"]).max() > 40
+    kept = _keep_seen_spit(first, second)
+    for zone in ("spitA", "spitB"):
+        assert np.allclose(kept.zones[zone], first.zones[zone])
+    assert np.allclose(kept.zones["A3"], second.zones["A3"])
+    # The table or camera moved (the columns lie a card's width away): the new zones.
+    moved = geometry_from_deal(_dealt_cards(shift_px=100))
+    assert np.allclose(_keep_seen_spit(first, moved).zones["spitA"], moved.zones["spitA"])
