@@ -370,6 +370,14 @@ class TableReader:
                         continue  # the card that just arrived, already listed
                     under = under or overlap > 0.04
                 cards.append(FoundCard(corners, f.score, under, f.face_up))
+            if (not cards and zone not in PILE_ZONES and self._table_colour is not None
+                    and self._foreign_fraction(image, geometry, zone) > COVER_FRACTION):
+                # Something lies in the column, but no outline fits a card: the top card
+                # on a stack that shows below it makes one region too long for a card.
+                # The card showing four whole sides is the top (as on a centre pile).
+                tops = _zone_tops(crop, offset, geometry, zone)
+                if tops:
+                    cards.append(FoundCard(tops[0], 1.0, False, True))
             found_by_zone[zone] = cards
         flat = [f for zone in zones for f in found_by_zone[zone]]
         reads = self.classifier.read([warp_card(image, f.corners) for f in flat]) if flat else []

@@ -413,3 +413,32 @@ def test_spit_zones_seen_at_one_deal_stay_when_the_next_deal_hides_the_spit_pile
     # The table or camera moved (the columns lie a card's width away): the new zones.
     moved = geometry_from_deal(_dealt_cards(shift_px=100))
     assert np.allclose(_keep_seen_spit(first, moved).zones["spitA"], moved.zones["spitA"])
+
+
+def test_a_column_top_on_a_stack_that_shows_below_it_is_read() -> None:
+    """A frame of a rendered dev game (cream cloth): 10C on column A4's stack, the backs
+    under it showing below.  No outline of the finder fits a card there (card and stack
+    make one region too long), so the column used to read as covered for the whole round;
+    the card showing four whole sides is its top."""
+    import json
+    from pathlib import Path
+
+    from tablecam.geometry import TableGeometry
+    from tablecam.reading.classifier import CardClassifier
+
+    data = Path(__file__).parent.parent / "data"
+    meta = json.loads((data / "stacked-column-top.json").read_text())
+    crop = cv2.imread(str(data / "stacked-column-top.png"))
+    assert crop is not None
+    width, height = meta["frame_size"]
+    rim = np.concatenate([crop[:3].reshape(-1, 3), crop[-3:].reshape(-1, 3),
+                          crop[:, :3].reshape(-1, 3), crop[:, -3:].reshape(-1, 3)])
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = np.median(rim, axis=0).astype(np.uint8)
+    x0, y0 = meta["offset"]
+    image[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]] = crop
+    geometry = TableGeometry({z: np.array(q, np.float32) for z, q in meta["zones"].items()},
+                             np.array(meta["table_to_image"]), meta["card_width"], "deal")
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    observed = reader.read(_frame(0.0, image)).zones["A4"]
+    assert (observed.state, observed.card) == ("face_up", Card.parse("10C"))
