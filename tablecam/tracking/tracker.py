@@ -769,13 +769,16 @@ class Tracker:
                 self._r.down[(seat, i)] = i - 1
         players = {s: TableauView(len(laid[s]), 0, tuple(laid[s])) for s in SEATS}
         out: list[Tracked] = [Deal(t, self.round, players)]
-        # Spit cards that landed before the deal settled.
+        # Spit cards that landed before the deal settled (whatever the referee, which
+        # has not seen this deal yet, expects).
+        expected, self.spit_expected = self.spit_expected, True
         for pile in PILES:
             state, card = self._zones.get(pile, _Zone()).accepted
             if state == "face_up":
                 out += self._pile_arrival(t, pile, card)
-        if self._pending_spit:
-            out += self._emit_spit(t)
+        self.spit_expected = expected
+        if self._pending_spit and len(self._pending_spit) >= self._spit_feeders:
+            out += self._emit_spit(t)  # (else the other spit card has its window to land)
         return out
 
     # ------------------------------------------------------------------ changes
@@ -952,6 +955,11 @@ class Tracker:
         return [reveal] if reveal is not None else []
 
     def _pile_arrival(self, t: float, pile: Pile, card: Card | None, hidden: bool = False) -> list[Tracked]:
+        if pile in self._pending_spit and card != self._pending_spit[pile]:
+            # Another card on a spit card still waiting for its partner: the spit card
+            # lies under it, so the spit goes down first.
+            spit = self._emit_spit(t)
+            return spit + self._pile_arrival(t, pile, card, hidden)
         cards = self._r.pile_cards[pile]
         zone = self._zones.get(pile)
         if (card is not None and cards and cards[-1] is None and zone is not None and zone.read_at_last

@@ -428,3 +428,31 @@ def test_a_never_seen_card_landing_from_under_a_hand_is_the_covered_unread_colum
     landed = [call.event for call in calls if isinstance(call.event, Play | Spit)]
     assert len(landed) == 2 and isinstance(landed[0], Spit)
     assert landed[1] == Play(landed[1].t, 1, "A", c("9C"), "left", 1) and landed[1].t < 26 / 30
+
+
+def test_spit_cards_down_before_the_deal_settles_are_spit_cards_not_an_unread_column_played() -> None:
+    """The reader takes B's column-2 top for a back, and the left spit card is down before
+    the deal is seen, the right one a few frames after: both are the spit, together (not
+    B2's card turned up and played, with a lone spit card on the other pile)."""
+    dealt = dict(BASE, B2="down", left="8H", right="empty")
+    frames = [(i / 30, dealt) for i in range(6)]
+    frames += [(i / 30, dict(dealt, right="2S")) for i in range(6, 20)]
+    calls = refereed(frames)
+    events = [call.event for call in calls if call.event is not None]
+    assert not any(isinstance(e, Reveal | Play) for e in events)
+    spits = [e for e in events if isinstance(e, Spit)]
+    assert len(spits) == 1 and dict(spits[0].cards) == {"left": c("8H"), "right": c("2S")}
+
+
+def test_a_card_played_onto_a_spit_card_still_waiting_for_its_partner_lies_on_it() -> None:
+    # The left spit card is down when the deal is seen, the right one not yet, and A
+    # plays 9D onto the left: the spit goes down first, so the left pile's top is 9D.
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    dealt = dict(BASE, right="empty")
+    out = run(tracker, [(i / 30, dealt) for i in range(4)])
+    assert isinstance(out[0], Deal) and not any(isinstance(e, Spit) for e in out)
+    out += run(tracker, [(0.2 + i / 30, dict(dealt, A2="down", left="9D")) for i in range(4)])
+    kinds = [type(e).__name__ for e in out if not isinstance(e, Unsure)]
+    assert kinds[:3] == ["Deal", "Spit", "Play"]
+    assert tracker._top("left") == c("9D")
