@@ -75,6 +75,10 @@ MISFIT_PATIENCE_S: Final = 1.0
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
+#: The ring around a zone whose median is the table's colour there (card widths), and
+#: how far its shade (colour over brightness) may be from the centre's to count.
+RING_WIDTH: Final = 0.35
+RING_SHADE: Final = 0.02
 #: At a later deal, the spit zones seen on the spit piles at the last one stay (when
 #: this deal's cards did not show the piles) while no column has moved further than
 #: this share of a card's width.
@@ -171,6 +175,9 @@ class TableReader:
         self.use_mat = use_mat
         self._memory: dict[ZoneId, _ZoneMemory] = {}
         self._table_colour: npt.NDArray[np.float32] | None = None
+        # the table's colour around each zone (a vignetted or unevenly lit table is
+        # darker towards the corners, where the spit piles lie)
+        self._zone_colours: dict[ZoneId, npt.NDArray[np.float32]] = {}
         self._relocating = geometry is None
         self._frames = 0
         # (when first seen, latest) layout refused only for not fitting a deal
@@ -273,6 +280,7 @@ class TableReader:
         assert geometry is not None
         if self._table_colour is None:
             self._table_colour = self._estimate_table_colour(image, geometry)
+            self._zone_colours = self._estimate_zone_colours(image, geometry, self._table_colour)
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
@@ -491,6 +499,28 @@ class TableReader:
             return np.full(3, 128, np.float32)
         return np.median(np.concatenate(pixels), axis=0).astype(np.float32)
 
+    def _estimate_zone_colours(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                               table: npt.NDArray[np.float32]) -> dict[ZoneId, npt.NDArray[np.float32]]:
+        """The table's colour just outside each zone: the median of a ring a third of a
+        card wide around it, where it is the table's colour darkened or lit (the same
+        shade: a hand or a card there is not table)."""
+        out: dict[ZoneId, npt.NDArray[np.float32]] = {}
+        shade = table / max(float(table.sum()), 1.0)
+        for zone in geometry.zones:
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=RING_WIDTH)
+            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
+            if x1 - x0 < 4 or y1 - y0 < 4:
+                continue
+            mask = np.ones((y1 - y0, x1 - x0), bool)
+            mask[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = False
+            ring = image[y0:y1, x0:x1][mask][::3].astype(np.float32)
+            if len(ring) < 16:
+                continue
+            colour = np.median(ring, axis=0).astype(np.float32)
+            if float(np.abs(colour / max(float(colour.sum()), 1.0) - shade).max()) <= RING_SHADE:
+                out[zone] = colour
+        return out
+
     def _is_table(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> bool:
         """Whether a face the reader could not name is bare table after all.
 
@@ -508,7 +538,7 @@ class TableReader:
         x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
         if x1 - x0 < 4 or y1 - y0 < 4:
             return False
-        distance = self._table_distances(image, seen.corners, (x0, y0, x1, y1))
+        distance = self._table_distances(image, seen.corners, (x0, y0, x1, y1), seen.zone)
         return distance is not None and float((distance < TABLE_DISTANCE).mean()) >= TABLE_SHARE
 
     def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
@@ -517,14 +547,17 @@ class TableReader:
         x0, y0, x1, y1 = box = geometry.zone_box(zone, image.shape)
         if x1 - x0 < 2 or y1 - y0 < 2:
             return 0.0
-        distance = self._table_distances(image, geometry.zones[zone], box)
+        distance = self._table_distances(image, geometry.zones[zone], box, zone)
         return 0.0 if distance is None else float((distance > TABLE_DISTANCE).mean())
 
     def _table_distances(self, image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
-                         box: tuple[int, int, int, int]) -> npt.NDArray[np.float32] | None:
-        """How far from the table's colour each pixel inside ``quad`` lies (largest
-        channel difference, every other pixel of ``box``); None when none lies inside."""
+                         box: tuple[int, int, int, int], zone: ZoneId | None = None,
+                         ) -> npt.NDArray[np.float32] | None:
+        """How far from the table's colour (around ``zone``, if known) each pixel inside
+        ``quad`` lies (largest channel difference, every other pixel of ``box``); None
+        when none lies inside."""
         assert self._table_colour is not None
+        colour = self._zone_colours.get(zone, self._table_colour) if zone is not None else self._table_colour
         x0, y0, x1, y1 = box
         patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
         mask = np.zeros(patch.shape[:2], np.uint8)
@@ -532,7 +565,7 @@ class TableReader:
         inside = mask.astype(bool)
         if not inside.any():
             return None
-        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._table_colour)))
+        distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, colour)))
         return np.asarray(distance[inside], np.float32)
 
 

@@ -442,3 +442,31 @@ def test_a_column_top_on_a_stack_that_shows_below_it_is_read() -> None:
     reader = TableReader(CardClassifier(), geometry=geometry)
     observed = reader.read(_frame(0.0, image)).zones["A4"]
     assert (observed.state, observed.card) == ("face_up", Card.parse("10C"))
+
+
+def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
+    """``image`` darkened towards its corners, as a lens and a lamp above the centre do."""
+    h, w = image.shape[:2]
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((x - w / 2) / (w / 2)) ** 2 + ((y - h / 2) / (h / 2)) ** 2
+    gain = 1.0 - strength * np.clip(r2, 0, 1)
+    return np.clip(image.astype(np.float32) * gain[:, :, None], 0, 255).astype(np.uint8)
+
+
+def test_an_emptied_spit_pile_in_a_dark_corner_of_a_cream_table_reads_empty() -> None:
+    # The centre of the table sets its colour; towards the corners, where the spit piles
+    # lie, a vignetted (or unevenly lit) cloth is some 50 levels darker.  Measured against
+    # the centre's colour the bare table there looks like something lying on it (a hand):
+    # the spit pile a player has used up would read as covered, and no stall is called.
+    cream = (176, 206, 197)
+    table = _vignetted(background((1280, 720), cream, seed=11), 0.6)
+    scene = spit_deal_scene(UP, seed=11, colour=cream, table=table)
+    reader = TableReader(TemplateReader())
+    assert reader.read(_frame(0.0, scene.image)).zones["spitB"].state == "face_down"
+    corners, _ = scene.truth["spitB"]
+    x0, y0 = np.floor(corners.min(axis=0) - 12).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0) + 12).astype(int)
+    used_up = scene.image.copy()
+    used_up[y0:y1, x0:x1] = table[y0:y1, x0:x1]
+    states = [reader.read(_frame(0.1 + i / 30, used_up)).zones["spitB"].state for i in range(3)]
+    assert states[-1] == "empty"
