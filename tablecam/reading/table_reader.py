@@ -75,6 +75,19 @@ MISFIT_PATIENCE_S: Final = 1.0
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
+#: A still zone last read as covered (something unlike the table there, and no card
+#: found) is read again every n frames though its view has not changed: read while a
+#: hand was leaving it, a card would otherwise stay covered until something moved there
+#: again (dev game 2005: KS in B2 for the last 10 s of a round).
+COVERED_REREAD_EVERY: Final = 10
+#: A zone read because it changed is read once more this many frames later, changed or
+#: not: a read made as a hand left (its blur at the crop's edge, a card still settling)
+#: can be wrong, and a still zone is otherwise never read again (dev game 2005: KS in B2
+#: read as a back as an arm left, and kept so for 10 s).
+CONFIRM_AFTER: Final = 6
+#: The narrowest outline taken for a card in a column zone (card widths; the geometry's
+#: card width is a median over the table, a tilted camera sees cards 10-15 % either way).
+COLUMN_MIN_WIDTH: Final = 0.75
 #: The ring around a zone whose median is the table's colour there (card widths), and
 #: how far its shade (colour over brightness) may be from the centre's to count.
 RING_WIDTH: Final = 0.35
@@ -145,6 +158,7 @@ class _ZoneMemory:
     observation: ZoneObservation | None = None
     cards: list[SeenCard] = field(default_factory=list)
     crop: npt.NDArray[np.uint8] | None = None  # the zone's pixels when last read
+    confirm_at: int | None = None  # the frame at which a change is read once more
 
 
 def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
@@ -293,10 +307,17 @@ class TableReader:
             if moving:
                 zones[zone] = ZoneObservation("covered", None, 1.0, None)
                 continue
-            if (memory.at_read is None or memory.observation is None
-                    or _difference(thumb, memory.at_read) > CHANGE_THRESHOLD):
+            changed = (memory.at_read is None or memory.observation is None
+                       or _difference(thumb, memory.at_read) > CHANGE_THRESHOLD)
+            confirm = memory.confirm_at is not None and self._frames >= memory.confirm_at
+            if (changed or confirm or (memory.observation is not None
+                                       and memory.observation.state == "covered"
+                                       and self._frames % COVERED_REREAD_EVERY == 0)):
                 to_read.append(zone)
                 memory.at_read = thumb
+                memory.confirm_at = self._frames + CONFIRM_AFTER if changed else None
+                if not changed:
+                    memory.crop = None  # a second look, at the zone as it is: nothing arrived
             else:
                 zones[zone] = memory.observation
         if fresh is not None:
@@ -367,9 +388,12 @@ class TableReader:
                 if tops:
                     found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
                     continue
+            # (a column's top lies whole: an outline well under a card's width there is a
+            # court card's picture frame or a pip group, which the reader may take for a back)
+            narrowest = 0.0 if zone in PILE_ZONES else COLUMN_MIN_WIDTH * geometry.card_width
             for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width):
                 corners = f.corners + offset
-                if not _belongs(geometry, zone, corners):
+                if not _belongs(geometry, zone, corners) or f.width < narrowest:
                     continue
                 under = f.covered
                 if arrived is not None:
