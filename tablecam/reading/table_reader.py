@@ -80,9 +80,9 @@ MISFIT_LOOK_ON_S: Final = 10.0
 #: hand was leaving it, a card would otherwise stay covered until something moved there
 #: again (dev game 2005: KS in B2 for the last 10 s of a round).
 COVERED_REREAD_EVERY: Final = 10
-#: A zone read because it changed is read once more this many frames later, changed or
-#: not: a read made as a hand left (its blur at the crop's edge, a card still settling)
-#: can be wrong, and a still zone is otherwise never read again (dev game 2005: KS in B2
+#: A zone read because it changed, and not read as a named card, is read once more this
+#: many frames later, changed or not: a read made as a hand left (its blur at the crop's
+#: edge, a card still settling) can be wrong, and a still zone is otherwise never read again (dev game 2005: KS in B2
 #: read as a back as an arm left, and kept so for 10 s).
 CONFIRM_AFTER: Final = 6
 #: The narrowest outline taken for a card in a column zone (card widths; the geometry's
@@ -334,6 +334,10 @@ class TableReader:
             self._memory[zone].observation = observation
             self._memory[zone].cards = cards
             zones[zone] = observation
+            if observation.state == "face_up" and observation.card is not None:
+                # a named card needs no second look (one would only be a second chance
+                # to misread it, and the last read is the one that stays)
+                self._memory[zone].confirm_at = None
         cards = [c for zone in geometry.zones for c in self._memory[zone].cards
                  if zones[zone].state != "covered"]
         return TableReading(frame.t, {z: zones[z] for z in geometry.zones}, cards, geometry,
