@@ -80,11 +80,13 @@ MISFIT_LOOK_ON_S: Final = 10.0
 #: hand was leaving it, a card would otherwise stay covered until something moved there
 #: again (dev game 2005: KS in B2 for the last 10 s of a round).
 COVERED_REREAD_EVERY: Final = 10
-#: A zone read because it changed, and not read as a named card, is read once more this
-#: many frames later, changed or not: a read made as a hand left (its blur at the crop's
-#: edge, a card still settling) can be wrong, and a still zone is otherwise never read again (dev game 2005: KS in B2
-#: read as a back as an arm left, and kept so for 10 s).
+#: A zone read because it changed, and read as a back, covered, or a face the reader
+#: was far from naming (under ``CONFIRM_BELOW``), is read once more this many frames
+#: later, changed or not: a read made as a hand left (its blur at the crop's edge, a
+#: card still settling) can be wrong, and a still zone is otherwise never read again
+#: (dev game 2005: KS in B2 read as a back as an arm left, and kept so for 10 s).
 CONFIRM_AFTER: Final = 6
+CONFIRM_BELOW: Final = 0.5
 #: The narrowest outline taken for a card in a column zone (card widths; the geometry's
 #: card width is a median over the table, a tilted camera sees cards 10-15 % either way).
 COLUMN_MIN_WIDTH: Final = 0.75
@@ -307,19 +309,19 @@ class TableReader:
             if moving:
                 zones[zone] = ZoneObservation("covered", None, 1.0, None)
                 continue
-            changed = (memory.at_read is None or memory.observation is None
+            last = memory.observation
+            changed = (memory.at_read is None or last is None
                        or _difference(thumb, memory.at_read) > CHANGE_THRESHOLD)
             confirm = memory.confirm_at is not None and self._frames >= memory.confirm_at
-            if (changed or confirm or (memory.observation is not None
-                                       and memory.observation.state == "covered"
-                                       and self._frames % COVERED_REREAD_EVERY == 0)):
+            if last is None or changed or confirm or (
+                    last.state == "covered" and self._frames % COVERED_REREAD_EVERY == 0):
                 to_read.append(zone)
                 memory.at_read = thumb
                 memory.confirm_at = self._frames + CONFIRM_AFTER if changed else None
                 if not changed:
                     memory.crop = None  # a second look, at the zone as it is: nothing arrived
             else:
-                zones[zone] = memory.observation
+                zones[zone] = last
         if fresh is not None:
             readings = self._assign(image, geometry, to_read, fresh)
             self._look_again(image, geometry, readings)
@@ -334,9 +336,13 @@ class TableReader:
             self._memory[zone].observation = observation
             self._memory[zone].cards = cards
             zones[zone] = observation
-            if observation.state == "face_up" and observation.card is not None:
-                # a named card needs no second look (one would only be a second chance
-                # to misread it, and the last read is the one that stays)
+            if observation.state == "face_up" and (observation.card is not None
+                                                   or observation.confidence >= CONFIRM_BELOW):
+                # a face needs no second look: a named one would only get a second chance
+                # to be misread (the last read is the one that stays), and one the reader
+                # nearly named is left to the tracker, which knows what may lie there
+                # (dev game 2000: AC moved into A2, read unnamed at 0.85 as AS, then as AS
+                # at 0.99 on a second look)
                 self._memory[zone].confirm_at = None
         cards = [c for zone in geometry.zones for c in self._memory[zone].cards
                  if zones[zone].state != "covered"]
