@@ -32,6 +32,8 @@ ZoneId = str
 ZONE_IDS: Final[tuple[ZoneId, ...]] = (
     "A1", "A2", "A3", "A4", "A5", "B1", "B2", "B3", "B4", "B5",
     "left", "right", "spitA", "spitB")
+#: The ten column zones, A's then B's.
+COLUMN_IDS: Final[tuple[ZoneId, ...]] = ZONE_IDS[:10]
 
 Quad = npt.NDArray[np.float32]
 
@@ -301,7 +303,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
         zones[f"A{i + 1}"] = _grow_quad(card.corners, 1.2, 1.15)
     for i, card in enumerate(top):
         zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
-    columns = [zones[z] for z in zones if z[0] in "AB" and z[1:].isdigit()]
+    columns = [zones[z] for z in COLUMN_IDS]
     spit_seen: set[ZoneId] = set()
     for card in cards:
         if card.face_up:

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from tablecam.capture import Frame
 from tablecam.cards import Card
 from tablecam.geometry import (
+    COLUMN_IDS,
     DealtCard,
     GeometryError,
     LayoutMisfitError,
@@ -554,7 +555,7 @@ class TableReader:
             ring = patch[mask]
             if len(ring) < 16:
                 continue
-            colour = np.median(ring, axis=0).astype(np.float32)  # (uint8 in: no copy to float)
+            colour = np.median(ring, axis=0).astype(np.float32)
             if float(np.abs(colour / max(float(colour.sum()), 1.0) - shade).max()) <= RING_SHADE:
                 out[zone] = colour
         return out
@@ -621,9 +622,8 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
     keep = (old.spit_seen - new.spit_seen) & {"spitA", "spitB"}
     if not keep:
         return new
-    columns = [z for z in new.zones if z[0] in "AB" and z[1:].isdigit() and z in old.zones]
     shift = max(float(np.linalg.norm(new.zones[z].mean(axis=0) - old.zones[z].mean(axis=0)))
-                for z in columns)
+                for z in COLUMN_IDS)
     if shift > SPIT_KEEP_SHIFT * new.card_width:
         return new
     zones = dict(new.zones)

@@ -248,17 +248,22 @@ class Tracker:
     def busy(self) -> bool:
         """A card is in a hand, a zone is covered or still changing: the table is not settled
         (a column covered for ``long_cover_s`` over a named card counts as settled)."""
-        return (self._unsettled or bool(self._in_hand) or bool(self._pending_spit)
-                or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
+        return self._unsettled or bool(self._in_hand) or self._awaiting()
 
     @property
     def settling(self) -> bool:
         """Like ``busy``, except that a hand resting over a column whose top is known
-        (named, or empty) does not count: the stall check may go on.  Every pile is in
-        view, so no card can reach one unseen; and on a stuck table that top fits no pile,
-        so picking it up changes nothing a stall depends on."""
-        return (self._moving or bool(set(self._in_hand) - self._returning()) or bool(self._pending_spit)
-                or bool(self._unseen_left) or bool(self._deferred) or bool(self._unknown_hands))
+        (named, or empty) does not count, nor a card in a hand that can only go back
+        (``_returning``): the stall check may go on.  Every pile is in view, so no card
+        can reach one unseen; and on a stuck table that top fits no pile, so picking it
+        up changes nothing a stall depends on."""
+        return self._moving or bool(set(self._in_hand) - self._returning()) or self._awaiting()
+
+    def _awaiting(self) -> bool:
+        """Is something besides zones and held cards still to be explained (a spit card
+        waiting for its partner, a departure, a deferred pile, an unreadable card)?"""
+        return (bool(self._pending_spit) or bool(self._unseen_left) or bool(self._deferred)
+                or bool(self._unknown_hands))
 
     def _returning(self) -> set[Card]:
         """The cards in a hand that fit neither pile's top (both known) and whose column
@@ -304,12 +309,12 @@ class Tracker:
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
                 busy = True
-                if not self._covered_long(name, zone, t):
-                    unsettled = True
                 if self._resting_over_known(name, zone):
                     self._resting.add(name)
+                    # (a column long covered over its known card is settled outright)
+                    unsettled = unsettled or t - zone.covered_since < self.long_cover_s
                 else:
-                    moving = True
+                    unsettled = moving = True
                 continue
             zone.covered = False
             if state == "face_up":
@@ -551,15 +556,9 @@ class Tracker:
         zone = self._zones[name]
         return not zone.covered and zone.candidate is None and zone.last_agree >= self._last_t
 
-    def _covered_long(self, name: str, zone: _Zone, t: float) -> bool:
-        """Has column ``name`` been covered for ``long_cover_s`` over a card the reader
-        named itself, or over nothing, with no change being voted on (something lies
-        over it)?"""
-        return t - zone.covered_since >= self.long_cover_s and self._resting_over_known(name, zone)
-
     def _resting_over_known(self, name: str, zone: _Zone) -> bool:
         """Is ``name`` a column covered over a card the reader named itself, or over
-        nothing, with no change being voted on (``_covered_long`` without the wait)?"""
+        nothing, with no change being voted on?"""
         return (name in COLUMN_ZONES and self._phase == "playing" and zone.candidate is None
                 and (zone.accepted == ("empty", None)
                      or (zone.accepted[0] == "face_up" and zone.accepted[1] is not None
@@ -577,12 +576,12 @@ class Tracker:
             return {}
         returning = {(self._in_hand[card].seat, self._in_hand[card].column): card
                      for card in self._returning()}
-        pending = {(h.seat, h.column) for h in [*self._in_hand.values(), *self._unknown_hands,
-                                                 *self._unseen_left]} | set(self._held_reveals)
-        # a column other cards are also on their way from (or back to) waits for them
+        unexplained = ({(h.seat, h.column) for h in [*self._unknown_hands, *self._unseen_left]}
+                       | set(self._held_reveals))
         held = [(h.seat, h.column) for h in self._in_hand.values()]
-        other_pending = ({(h.seat, h.column) for h in [*self._unknown_hands, *self._unseen_left]}
-                         | set(self._held_reveals) | {place for place in held if held.count(place) > 1})
+        pending = unexplained | set(held)
+        # a column other cards are also on their way from (or back to) waits for them
+        other_pending = unexplained | {place for place in held if held.count(place) > 1}
         out: dict[Seat, list[ZoneValue]] = {}
         for seat in SEATS:
             values: list[ZoneValue] = []
