@@ -346,6 +346,8 @@ class Tracker:
                 continue
             busy = unsettled = moving = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
+            if named and self._held_fit(name, value[1]):
+                needed = 1
             careful = False
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
                 needed += 2  # a surprising reading must persist longer than a likely one
@@ -672,6 +674,15 @@ class Tracker:
             return False
         top = self._r.pile_cards[name][-1]
         return top is not None and any(card.fits_on(top) for card in self._in_hand)
+
+    def _held_fit(self, name: str, card: Card | None) -> bool:
+        """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
+        it there once is then enough: the other player's hand often covers the pile a
+        frame after it lands (dev game 2000: 6C seen for one frame, reported 0.45 s late)."""
+        if card is None or name not in PILES or self._phase != "playing" or card not in self._in_hand:
+            return False
+        cards = self._r.pile_cards[name]
+        return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
 
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""

@@ -238,3 +238,23 @@ def test_a_held_card_read_with_another_suit_on_the_pile_is_that_card() -> None:
     out = run(tracker, frames)
     assert [(e.type, e.card) for e in out if isinstance(e, Play | Reveal)] == [("play", c("9D"))]
     assert [e.pile for e in out if isinstance(e, Play)] == ["left"]
+
+
+def test_a_held_card_named_once_on_the_pile_it_fits_is_played_at_once() -> None:
+    """The other player's hand often covers a pile the frame after a card lands on it:
+    7C, in A's hand and fitting 8H, is named on the left pile in one frame only."""
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty")) for i in range(4)])
+    out += run(tracker, [(1.3, dict(BASE, A1="empty", left="7C"))])
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(1, 10)])
+    assert [e for e in out if not isinstance(e, Unsure)] == [Play(1.3, 1, "A", c("7C"), "left", 1)]
+
+
+def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
+    """One frame naming a card nobody holds (9D still lies in A's column 2) is a misread."""
+    tracker = started()
+    out = run(tracker, [(1.0, dict(BASE, left="9D"))])
+    out += run(tracker, [(1.0 + i / 30, dict(BASE, left="covered")) for i in range(1, 10)])
+    out += run(tracker, [(1.4 + i / 30, dict(BASE)) for i in range(6)])
+    assert [e for e in out if not isinstance(e, Unsure)] == []
