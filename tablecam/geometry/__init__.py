@@ -242,6 +242,26 @@ def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
     return homography, float(misfit.max()) / card_width
 
 
+def _spit_like(card: DealtCard, dealt: Sequence[DealtCard]) -> bool:
+    """Could this face-down outline be a spit pile beside the rows: the size of the dealt
+    cards, and lying as they do (its long side along theirs)?  An outline across the gap
+    between a row's last column and the spit pile, a card's size but lying crosswise,
+    once took the spit zone off the pile (dev game 2008, a wide lens)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(card.corners.astype(np.float32))
+    short, long = min(w, h), max(w, h)
+    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in dealt]))
+    if short <= 0 or not 0.7 * width <= short <= 1.4 * width or not 1.15 <= long / short <= 1.9:
+        return False
+    def long_axis(quad: Quad) -> npt.NDArray[np.float64]:
+        sides = [quad[(i + 1) % 4] - quad[i] for i in range(2)]
+        side = max(sides, key=lambda v: float(np.linalg.norm(v))).astype(np.float64)
+        side = side if side[1] >= 0 else -side  # the rows run across the image: point down
+        return side / max(float(np.linalg.norm(side)), 1e-6)
+    down = np.median([long_axis(c.corners) for c in dealt], axis=0)
+    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    return abs(float(np.dot(long_axis(card.corners), down))) >= 0.8
+
+
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     """The zones from the cards as they lie just after a full deal.
 
@@ -304,21 +324,21 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     for i, card in enumerate(top):
         zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
     columns = [zones[z] for z in COLUMN_IDS]
-    spit_seen: set[ZoneId] = set()
-    for card in cards:
-        if card.face_up:
-            continue
-        centre = card.corners.mean(axis=0)
-        if any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
-                                    False) >= 0 for q in columns):
-            continue
-        for spit in ("spitA", "spitB"):
-            quad = zones[spit]
-            reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
-            if float(np.linalg.norm(quad.mean(axis=0) - centre)) < reach:
-                zones[spit] = _grow_quad(card.corners, 1.2, 1.15)
-                spit_seen.add(spit)
     widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
+    spit_seen: set[ZoneId] = set()
+    backs = [card for card in cards if not card.face_up and _spit_like(card, bottom + top)
+             and not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2),
+                                              tuple(map(float, card.corners.mean(axis=0))),
+                                              False) >= 0 for q in columns)]
+    for spit in ("spitA", "spitB"):
+        quad = zones[spit]
+        reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
+        near = [(float(np.linalg.norm(quad.mean(axis=0) - card.corners.mean(axis=0))), i)
+                for i, card in enumerate(backs)]
+        near = [(distance, i) for distance, i in near if distance < reach]
+        if near:
+            zones[spit] = _grow_quad(backs[min(near)[1]].corners, 1.2, 1.15)
+            spit_seen.add(spit)
     layout = TableGeometry(zones, homography, float(np.median(widths)), "deal", frozenset(spit_seen))
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:

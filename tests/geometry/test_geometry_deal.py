@@ -126,3 +126,22 @@ def test_rows_that_do_not_fit_a_deal_are_refused_with_their_layout() -> None:
     with pytest.raises(LayoutMisfitError, match="do not lie as two dealt rows") as refused:
         geometry_from_deal(knocked)
     assert refused.value.layout.zone_at(b3 + np.float32([0, 60])) == "B3"
+
+
+def test_a_crosswise_outline_beside_a_row_does_not_take_the_spit_zone() -> None:
+    # dev game 2008 (a wide lens): between A5 and A's spit pile the finder outlined a
+    # face-down "card" lying crosswise, nearer where the layout puts the spit pile; the
+    # spit zone went onto it, off the pile, and the pile read empty for the whole game
+    scene = spit_deal_scene(FULL_DECK[:10], seed=3)
+    cards = _dealt(scene.image)
+    a5 = scene.truth["A5"][0].astype(np.float32)
+    pile = scene.truth["spitA"][0].astype(np.float32)
+    centre = (a5.mean(axis=0) + pile.mean(axis=0)) / 2
+    half_w = float(np.linalg.norm(a5[1] - a5[0])) / 2
+    half_h = float(np.linalg.norm(a5[3] - a5[0])) / 2
+    crosswise = np.array([centre + [-half_h, -half_w], centre + [half_h, -half_w],
+                          centre + [half_h, half_w], centre + [-half_h, half_w]], np.float32)
+    geometry = geometry_from_deal([*cards, DealtCard(crosswise, False)])
+    assert geometry.zone_at(pile.mean(axis=0)) == "spitA"
+    assert "spitA" in geometry.spit_seen
+    assert np.linalg.norm(geometry.zones["spitA"].mean(axis=0) - pile.mean(axis=0)) < half_w
