@@ -100,6 +100,12 @@ RING_STEP: Final = 6
 #: this deal's cards did not show the piles) while no column has moved further than
 #: this share of a card's width.
 SPIT_KEEP_SHIFT: Final = 0.3
+#: A pile still changing since the last frame is read (``TableReader._glimpse``) when
+#: at most this share of the zone lies under something reaching in from outside it
+#: (a hand, an arm) ...
+GLIMPSE_REACH: Final = 0.02
+#: ... and at least this share of it changed since it was last read (else: the same top).
+GLIMPSE_CHANGE: Final = 0.01
 
 
 class _Read(Protocol):
@@ -301,6 +307,7 @@ class TableReader:
             self._zone_colours = self._estimate_zone_colours(image, geometry, self._table_colour)
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
+        glimpsed: list[ZoneId] = []
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         for zone in geometry.zones:
             memory = self._memory.setdefault(zone, _ZoneMemory())
@@ -310,6 +317,8 @@ class TableReader:
             memory.previous = thumb
             if moving:
                 zones[zone] = ZoneObservation("covered", None, 1.0, None)
+                if zone in PILE_ZONES and memory.crop is not None:
+                    glimpsed.append(zone)
                 continue
             last = memory.observation
             changed = (memory.at_read is None or last is None
@@ -346,10 +355,66 @@ class TableReader:
                 # (dev game 2000: AC moved into A2, read unnamed at 0.85 as AS, then as AS
                 # at 0.99 on a second look)
                 self._memory[zone].confirm_at = None
+        glimpses = self._glimpse(image, geometry, glimpsed, zones) if glimpsed else {}
+        zones.update(glimpses)
         cards = [c for zone in geometry.zones for c in self._memory[zone].cards
                  if zones[zone].state != "covered"]
         return TableReading(frame.t, {z: zones[z] for z in geometry.zones}, cards, geometry,
-                            tuple(to_read))
+                            tuple(to_read) + tuple(glimpses))
+
+    def _glimpse(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                 zones: list[ZoneId], now: Mapping[ZoneId, ZoneObservation],
+                 ) -> dict[ZoneId, ZoneObservation]:
+        """A quick look at centre piles still changing since the last frame: a hand that
+        laid a card has just gone, or is coming.  What changed since the pile was last read
+        is outlined (``_arrived_card``); where it is one card-shaped, card-sized region,
+        the card there is read, and a named face is that frame's reading.  Anything else
+        (a hand, a card still in one) stays ``covered``.  The zone's memory is left alone:
+        once it is still, it is read as always.  In a fast game the other player's hand
+        is often over the pile the next frame, and this was the one frame the card showed."""
+        looks: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        for zone in zones:
+            before = self._memory[zone].crop
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            if before is None or before.shape != crop.shape:
+                continue
+            offset = np.array([x0, y0], np.float32)
+            changed = _changed(before, crop)
+            arrived = _card_shaped(changed, geometry.card_width)
+            if arrived is not None:
+                if geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
+                    looks.append((zone, arrived + offset))
+                continue
+            # A white card on a white one changes little more than its pips.  Something
+            # reaching in from outside the crop (an arm) must not be over the zone
+            # itself, and the zone must have changed: then its top is looked for.
+            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
+            inner = (slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0))
+            count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+            height, width = changed.shape
+            reaching = [i for i in range(1, count)
+                        if stats[i, 0] == 0 or stats[i, 1] == 0
+                        or stats[i, 0] + stats[i, 2] >= width or stats[i, 1] + stats[i, 3] >= height]
+            core = labels[inner]
+            if core.size == 0 or np.isin(core, reaching).mean() > GLIMPSE_REACH:
+                continue
+            if (core > 0).mean() < GLIMPSE_CHANGE:
+                continue  # the same top: nothing to read
+            tops = _zone_tops(crop, offset, geometry, zone)
+            if tops:
+                looks.append((zone, tops[0]))
+        if not looks:
+            return {}
+        reads = self.classifier.read([warp_card(image, corners) for _, corners in looks])
+        # every card is unique: one another zone shows in this frame is not here
+        shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
+        out: dict[ZoneId, ZoneObservation] = {}
+        for (zone, corners), r in zip(looks, reads, strict=True):
+            if r.kind == "face" and r.card is not None and r.card not in shown:
+                out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
+                                            tuple(getattr(r, "candidates", ())))
+        return out
 
     def _assign(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                 zones: list[ZoneId], seen: list[SeenCard],
@@ -696,10 +761,20 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
     even where its edge over the cards below is too faint for the finder.  None when
     the change is not card-shaped and card-sized.
     """
+    return _card_shaped(_changed(before, after), card_width)
+
+
+def _changed(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Mask (0/1) of the pixels that changed clearly between two crops of a zone."""
     diff = cv2.absdiff(cv2.GaussianBlur(before, (5, 5), 0), cv2.GaussianBlur(after, (5, 5), 0))
     _, changed = cv2.threshold(_channel_max(diff), 40, 1, cv2.THRESH_BINARY)
     changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+
+
+def _card_shaped(changed: npt.NDArray[np.uint8], card_width: float,
+                 ) -> npt.NDArray[np.float32] | None:
+    """The outline of the largest changed region when it is card-shaped and card-sized."""
     contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None

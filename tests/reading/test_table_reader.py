@@ -470,3 +470,36 @@ def test_an_emptied_spit_pile_in_a_dark_corner_of_a_cream_table_reads_empty() ->
     used_up[y0:y1, x0:x1] = table[y0:y1, x0:x1]
     states = [reader.read(_frame(0.1 + i / 30, used_up)).zones["spitB"].state for i in range(3)]
     assert states[-1] == "empty"
+
+
+def _pile_with(scene: Any, cards: Sequence[Card]) -> np.ndarray:
+    rect = LAYOUT["left"]
+    centre = project(scene.table_to_image, [[rect.x, rect.y]])[0]
+    pile = scene.image.copy()
+    for k, card in enumerate(cards):
+        paste(pile, plain_face(card), (float(centre[0]) + 6 * k, float(centre[1]) + 4 * k),
+              8.0 * k, 75.6)
+    return pile
+
+
+def test_a_card_showing_for_one_frame_between_two_hands_is_read() -> None:
+    # the player's hand has just left the pile and the other's reaches in: the zone
+    # changed since the last frame (so it is no still frame), but nothing lies over it
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(TemplateReader())
+    under, played = Card.parse("9H"), Card.parse("10S")  # white on white: little changes
+    first = _pile_with(scene, [under])
+    for k in range(3):
+        reader.read(_frame(k / 30, first))
+    assert reader.read(_frame(0.1, first)).zones["left"].card == under
+    geometry = reader.geometry
+    assert geometry is not None
+    x0, y0, x1, y1 = geometry.zone_box("left", first.shape, margin=0.4)
+    reaching = _pile_with(scene, [under, played])
+    cv2.ellipse(reaching, ((x0 + x1) // 2, y0), (45, 12), 0, 0, 360, (120, 150, 205), -1)
+    glimpse = reader.read(_frame(0.2, reaching))
+    assert (glimpse.zones["left"].state, glimpse.zones["left"].card) == ("face_up", played)
+    assert "left" in glimpse.reread
+    # the hand comes over the pile: covered, never another card
+    over = _hand(_pile_with(scene, [under, played]), np.array([(x0 + x1) / 2, (y0 + y1) / 2]))
+    assert reader.read(_frame(0.233, over)).zones["left"].state == "covered"
