@@ -676,11 +676,21 @@ class Tracker:
         return top is not None and any(card.fits_on(top) for card in self._in_hand)
 
     def _held_fit(self, name: str, card: Card | None) -> bool:
-        """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
-        it there once is then enough: the other player's hand often covers the pile a
-        frame after it lands (dev game 2000: 6C seen for one frame, reported 0.45 s late)."""
-        if card is None or name not in PILES or self._phase != "playing" or card not in self._in_hand:
+        """Is ``card`` one in a hand (or leaving its column) that fits the top of pile
+        ``name``?  The reader naming it there once is then enough: the other player's
+        hand often covers the pile a frame after it lands (dev game 2000: 6C seen for one
+        frame, reported 0.45 s late)."""
+        if card is None or name not in PILES or self._phase != "playing":
             return False
+        if card not in self._in_hand:
+            # or still on its column as far as the votes go, but the column is under a
+            # hand or already shows no card it could name (empty, a back, an unread face):
+            # it is on its way
+            where, seat, column = self._where(card)
+            zone = self._zones.get(f"{seat}{column}") if where == "column" else None
+            if zone is None or not (zone.covered or (zone.candidate is not None
+                                                     and zone.candidate[1] is None)):
+                return False
         cards = self._r.pile_cards[name]
         return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
 
@@ -1026,6 +1036,15 @@ class Tracker:
                 left.accepted = ("face_down" if self._r.down.get((seat, column), 0) > 0 else "empty", None)
                 left.accepted_at = t
                 return self._play(t, seat, column, card, pile)
+            recent = [h for h in self._unknown_hands if t - h.since <= self.hidden_pile_s]
+            if not self.spit_expected and recent:
+                # An unreadable top left its column just now: that is the card (one
+                # event), rather than a face-down card turned and played unseen (two;
+                # dev game 2008: B's unread 8S taken for A's reveal, A's count short).
+                named: Card = card
+                hand = max(recent, key=lambda h: (h.evidence.get(named, 0.0), -h.since))
+                self._unknown_hands.remove(hand)
+                return self._play(t, hand.seat, hand.column, card, pile)
             if not self.spit_expected:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:
