@@ -110,6 +110,10 @@ class Referee:
         #: Tableau cards that left their column unseen this round, with the one pile whose
         #: top they fitted then (None: both or neither), for the take counts.
         self._unseen: list[Pile | None] = []
+        #: Column tops taken off when the camera showed a back there, with what that noted
+        #: in ``_unseen``: the same card back on that column was never gone (a card held
+        #: face down over it, or a misread), and is no reveal.
+        self._backed: dict[tuple[Seat, int], tuple[Card, Pile | None]] = {}
         #: Spit turns due and not yet seen (one after the deal, one per stall or spit
         #: press): each takes one card from every player who has spit cards.
         self._spit_due = 0
@@ -216,6 +220,7 @@ class Referee:
         self._early_slaps.clear()
         self._played_from.clear()
         self._unseen.clear()
+        self._backed.clear()
         self._misfits.clear()
         self._spat = {p: 0 for p in PILES}
         self._plays = {p: [] for p in PILES}
@@ -397,6 +402,8 @@ class Referee:
                     # Its top left unseen (where it went is not known): the column is
                     # what the camera shows, so nobody waits for that card to be played.
                     self._left_unseen(col.up)
+                    if state == "face_down" and col.up is not None:
+                        self._backed[(seat, i)] = (col.up, self._unseen[-1])
                     col.has_up, col.up = False, None
                     if state == "empty":
                         for _ in range(col.down):
@@ -414,8 +421,20 @@ class Referee:
                     calls += self._after_change(t)
                     continue
                 if state != "face_up":
+                    if state == "empty":
+                        self._backed.pop((seat, i), None)
                     continue
-                if col.awaiting_reveal and not col.has_up:
+                backed = self._backed.pop((seat, i), None)
+                if (backed is not None and card == backed[0] and not col.has_up
+                        and self.table.find_top(seat, card) is None):
+                    # The card the back hid is there again (dev game 2008: a back shown
+                    # over AS for 0.4 s, then AS again, had been taken for a reveal,
+                    # and the column's count was short from then on).
+                    if backed[1] in self._unseen:
+                        self._unseen.remove(backed[1])
+                    col.up, col.has_up, col.awaiting_reveal = card, True, False
+                    calls += self._after_change(t)
+                elif col.awaiting_reveal and not col.has_up:
                     calls += self._reveal(Reveal(t, self.round, seat, i, card))
                 elif col.has_up and col.up is None and card is not None:
                     col.up = card
@@ -558,13 +577,20 @@ class Referee:
         """After the table changed: has a round ended, or is the game stuck?"""
         if self.phase not in ("playing", "stalled"):
             return []
+        done = []
         for seat in SEATS:
             side = self.table.sides[seat]
             # (unless the camera still shows a card there: a card went by unseen)
             still_shown = any(state in ("face_up", "face_down") for state, _card in self._shown.get(seat, ()))
             if side.tableau_cards == 0 and not any(c.awaiting_reveal for c in side.columns) \
                     and not still_shown:
-                return self._round_end(t, seat)
+                done.append(seat)
+        if len(done) == 2 and self._last_to_centre is not None:
+            # both tableaux emptied (their last cards reported together): the first to
+            # empty it wins, who is not the one whose card came to the centre last
+            return self._round_end(t, other_seat(self._last_to_centre))
+        if done:
+            return self._round_end(t, done[0])
         if not self._stuck():
             if self.phase == "stalled" and self._spit_due > 0:
                 self._spit_turned()  # play went on: the spit cards went down unseen

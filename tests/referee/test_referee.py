@@ -535,3 +535,38 @@ def test_reconcile_believes_a_column_top_the_reader_names_over_the_one_we_guesse
         shown_a = [("face_up", shown_a1), ("face_up", c("KD")), ("face_up", c("KH"))]
         referee.reconcile(2.5, {"A": shown_a, "B": shown_b}, unnamed=unnamed)
         assert referee.table.column("A", 1).up == expected  # type: ignore[union-attr]
+
+
+def test_a_back_shown_for_a_moment_over_a_column_top_is_no_reveal_when_the_top_shows_again() -> None:
+    # dev game 2008: something like a card back (a card held face down) lay over AS in
+    # a column for 0.4 s; AS showing again had been taken for a reveal, the column's
+    # face-down count was one short, and a false "Spit!" followed
+    referee = round_in_play()
+    up = ("face_up", None)
+    b_cols = [up, up, up, ("empty", None), ("empty", None)]
+    a_cols = [("face_up", c("KC")), ("face_up", c("KD")), ("face_up", c("KH")),
+              ("empty", None), ("empty", None)]
+    referee.reconcile(3.0, {"A": a_cols, "B": b_cols})
+    backed = [a_cols[0], a_cols[1], ("face_down", None), *a_cols[3:]]
+    referee.reconcile(3.1, {"A": backed, "B": b_cols})
+    calls = referee.reconcile(3.5, {"A": a_cols, "B": b_cols})
+    assert not any(isinstance(call.event, Reveal) for call in calls)
+    a3 = referee.table.column("A", 3)
+    assert a3 is not None and a3.up == c("KH") and a3.down == 2 and not a3.awaiting_reveal
+
+
+def test_both_tableaux_emptied_in_one_frame_go_to_the_first_to_finish() -> None:
+    # synthetic game 1025: B laid its last card 15 ms before A; both plays came in one
+    # frame, B's first, and the round had been given to A (the seat checked first)
+    referee = Referee(RefereeRules(first_round_cards=1))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(1, 0, (c("9C"),)),
+                                  "B": TableauView(1, 0, (c("4D"),))}))
+    referee.observe(Spit(2.0, 1, {"left": c("3S"), "right": c("10H")}))
+    rest = [("empty", None)] * 4
+    referee.reconcile(2.5, {"A": [("face_up", c("9C")), *rest], "B": [("face_up", c("4D")), *rest]})
+    # the camera still shows both columns as they were (their votes come a frame later)
+    calls = referee.observe(Play(3.0, 1, "B", c("4D"), "left", 1))
+    calls += referee.observe(Play(3.0, 1, "A", c("9C"), "right", 1))
+    calls += referee.reconcile(3.05, {"A": [("empty", None), *rest], "B": [("empty", None), *rest]})
+    ends = [call.event for call in calls if isinstance(call.event, RoundEnd)]
+    assert [e.winner for e in ends] == ["B"]
