@@ -450,6 +450,12 @@ class Referee:
                     # from a face-down card it had lost count of, or moved in): it is there.
                     col.up, col.has_up = card, True
                     calls += self._after_change(t)
+                elif not col.has_up and card is None and not col.awaiting_reveal:
+                    # ... and so did one the reader cannot name: the column is no longer
+                    # free to move into (dev game 2008: an unread AC moved into B1, which
+                    # the table kept as empty, so the moves into it held back a "Spit!")
+                    col.has_up = True
+                    calls += self._after_change(t)
             if (len(shown) >= len(cols) and all(state == "empty" for state, _card in shown)
                     and self.phase in ("playing", "stalled")):
                 for col in cols:

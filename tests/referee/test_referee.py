@@ -570,3 +570,16 @@ def test_both_tableaux_emptied_in_one_frame_go_to_the_first_to_finish() -> None:
     calls += referee.reconcile(3.05, {"A": [("empty", None), *rest], "B": [("empty", None), *rest]})
     ends = [call.event for call in calls if isinstance(call.event, RoundEnd)]
     assert [e.winner for e in ends] == ["B"]
+
+
+def test_an_unread_card_the_camera_shows_in_an_empty_column_takes_it() -> None:
+    # dev game 2008: AC moved into B's empty column 1 unseen and too small to read; the
+    # table kept the column empty, and the moves into it held back every "Spit!"
+    referee = round_in_play()
+    up, empty = ("face_up", None), ("empty", None)
+    referee.reconcile(3.0, {"A": [up, up, up], "B": [empty, up, up]})
+    assert any(m.kind == "move" and m.to_column == 1 for m in referee.table.open_moves())
+    referee.reconcile(3.5, {"A": [up, up, up], "B": [up, up, up]})
+    b1 = referee.table.column("B", 1)
+    assert b1 is not None and b1.has_up and b1.up is None
+    assert not any(m.kind == "move" and m.to_column == 1 for m in referee.table.open_moves())
