@@ -104,6 +104,8 @@ class Referee:
         self.table = TableModel()
         self.round_winner: Seat | None = None
         self.spit_pile: dict[Seat, Pile] = self._own_piles()
+        #: The pile a player spitting alone chose this round (kept to every later time).
+        self._alone: dict[Seat, Pile] = {}
         self._pending_slaps: list[ButtonPress] = []
         self._early_slaps: list[ButtonPress] = []  # slaps before the camera saw the round end
         self._played_from: dict[Card, tuple[Seat, int]] = {}
@@ -229,6 +231,7 @@ class Referee:
         self._last_to_centre = None
         self._shown = {}
         self.spit_pile = self._own_piles()
+        self._alone.clear()
         up: dict[Seat, tuple[Card | None, ...]] = {}
         fitted = self._counts_for({s: event.players[s].columns for s in SEATS})
         for seat in SEATS:
@@ -271,15 +274,24 @@ class Referee:
         if self.phase in ("waiting_deal", "round_over"):
             return [Call(event.t, None, "Spit cards were turned up outside of play; ignoring them.")]
         feeders = [s for s in SEATS if self.table.sides[s].spit > 0]
+        alone = len(feeders) == 1
+        fed = False
         for pile, card in event.cards.items():
             feeder = next((s for s in feeders if self.spit_pile[s] == pile), None)
-            if feeder is None and len(feeders) == 1:
+            if feeder is None and alone and feeders and feeders[0] not in self._alone:
                 feeder = feeders[0]
                 self.spit_pile[feeder] = pile  # spitting alone: that pile from now on
             if feeder is not None:
                 feeders.remove(feeder)
+                if alone:
+                    self._alone[feeder] = pile
+                fed = True
+            # (a card on the other pile than a lone spitter keeps to is no spit card of
+            # theirs: a pile misread, kept on the pile for a takeback, but no turn; dev
+            # game 2005: an unread top taken for one moved that player's pile to the
+            # other side, and both piles' counts were one out)
             self.table.piles[pile].append(card)
-        if self._spit_due > 0:
+        if self._spit_due > 0 and (fed or not event.cards):
             self._spit_turned()
         # Spit cards seen when no spit was due (a pile misread, a spit seen twice) are
         # kept on the pile but take nothing from a spit pile: the take counts keep the total.

@@ -18,6 +18,7 @@ from tablecam.events import (
     Stall,
     TableauView,
     Take,
+    Takeback,
     event_to_dict,
     read_events,
 )
@@ -583,3 +584,24 @@ def test_an_unread_card_the_camera_shows_in_an_empty_column_takes_it() -> None:
     b1 = referee.table.column("B", 1)
     assert b1 is not None and b1.has_up and b1.up is None
     assert not any(m.kind == "move" and m.to_column == 1 for m in referee.table.open_moves())
+
+
+def test_a_lone_spitter_keeps_to_one_pile_and_a_card_seen_on_the_other_is_no_spit_turn() -> None:
+    # dev game 2005: A spat alone onto the right pile; at a later spit an unread left top
+    # was taken for a spit card first, which moved A's spit pile to the left and counted
+    # that turn there; the real spit card on the right then counted for nothing
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.table.sides["B"].spit = 0  # B turned their last spit card unseen
+    referee.observe(Spit(2.0, 1, {"right": c("10D")}))
+    assert referee.spit_pile["A"] == "right" and referee.table.sides["A"].spit == 2
+    referee.press(ButtonPress(2.5, "spit"))
+    referee.observe(Spit(3.0, 1, {"left": c("5S")}))  # a misread, taken back below
+    assert referee.spit_pile["A"] == "right" and referee.table.sides["A"].spit == 2
+    referee.observe(Spit(3.1, 1, {"right": c("JD")}))
+    assert referee.table.sides["A"].spit == 1
+    referee.observe(Takeback(3.3, 1, "A", c("5S"), "left"))
+    assert referee.table.piles["left"] == [] and referee.table.piles["right"] == [c("10D"), c("JD")]
