@@ -213,6 +213,8 @@ def run_pipeline(
             emit(judge(tracker.update(reading), referee, tracker))
             emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit(),
                                    tracker.unnamed_tops(), tracker.sure_ranks()))
+            if referee.slap_pending:
+                emit(judge(tracker.settle_held(t), referee, tracker))
             emit(referee.tick(t, tracker.settling))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
@@ -259,6 +261,8 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         calls += judge(tracker.update(reading), referee, tracker)
         calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
                                    tracker.unnamed_tops(), tracker.sure_ranks())
+        if referee.slap_pending:
+            calls += judge(tracker.settle_held(reading.t), referee, tracker)
         calls += referee.tick(reading.t, tracker.settling)
     return calls, frames
 

@@ -759,6 +759,11 @@ class Referee:
             calls += self._after_change(t)
         return calls
 
+    @property
+    def slap_pending(self) -> bool:
+        """The round is over and a slap waits to settle who takes which pile."""
+        return self.phase == "round_over" and bool(self._pending_slaps)
+
     def _decide_slaps(self, t: float) -> list[Call]:
         if not self._pending_slaps or self.phase != "round_over":
             return []

@@ -719,6 +719,18 @@ class Tracker:
             return where in ("hand", "column") and owner == seat and old[0] == "empty"
         return True
 
+    def settle_held(self, t: float) -> list[Tracked]:
+        """The round is over and a slap is about to settle the piles: every card still in
+        a hand that fits only one pile's top was played there, unseen (the slapping hand
+        covered the pile).  Said now, so that the take counts include it; it is what
+        ``_settle_lost`` says anyway once both piles are taken, too late for the counts
+        (dev game 2005: A's 2C played onto the right pile just after B's last card)."""
+        out: list[Tracked] = []
+        for card, _hand in sorted(self._in_hand.items(), key=lambda item: item[1].since):
+            if card in self._in_hand and self._fitting_pile(card) is not None:
+                out += self._settle_lost(t, card)
+        return out
+
     def flush(self, t: float) -> list[Tracked]:
         """At the end of a recording: report what is still pending."""
         out: list[Tracked] = []

@@ -291,3 +291,15 @@ def test_a_never_seen_card_landing_just_after_an_unread_top_left_is_that_top() -
     out += run(tracker, [(2.3 + i / 30, dict(BASE, B2="down", left="7H")) for i in range(6)])
     assert [(e.type, e.player, e.card, e.column) for e in out if isinstance(e, Play | Reveal)] == [
         ("play", "B", c("7H"), 2)]
+
+
+def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() -> None:
+    """The round ended and a slapping hand covers the pile while 7C, lifted from A's
+    column 1, lands on it (dev game 2005): before the takes are counted it is played
+    on the one pile it fits; a held card fitting both piles or neither stays held."""
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    assert not any(isinstance(e, Play) for e in out)
+    assert tracker.settle_held(1.3) == [Play(1.3, 1, "A", c("7C"), "left", 1)]
+    assert tracker.settle_held(1.4) == []
