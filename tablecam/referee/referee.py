@@ -139,7 +139,7 @@ class Referee:
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
-        self._ranks: dict[str, Rank] = {}  # unread column tops whose rank the reader is sure of
+        self._ranks: dict[str, frozenset[Rank]] = {}  # unread column tops: the ranks they can be
         self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
 
@@ -374,7 +374,7 @@ class Referee:
 
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
                   spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = (),
-                  ranks: Mapping[str, Rank] | None = None) -> list[Call]:
+                  ranks: Mapping[str, frozenset[Rank]] | None = None) -> list[Call]:
         """Check the table against the columns the camera shows settled (the tracker's
         ``settled_columns()``: ``(state, card)`` per column, state ``empty``, ``face_down``,
         ``face_up``, ``unsettled`` or ``covered`` -- long covered over ``card``, which bears
@@ -392,9 +392,9 @@ class Referee:
         a player whose spit pile is still seen has not won the game, whatever the count.
         ``unnamed`` are the zones (``A1``.., ``left``, ``right``) whose card the reader
         did not name itself: no "Spit!" is called on the strength of such a card --
-        unless it is a column top whose rank the reader is sure of (``ranks``, the
-        tracker's ``sure_ranks()``) and that rank fits no pile top: then no suit makes it
-        a play.
+        unless it is a column top whose ranks the reader narrows down (``ranks``, the
+        tracker's ``sure_ranks()``) and none of them fits a pile top: then no suit makes
+        it a play.
         """
         self._spit_shown = dict(spit or {})
         self._unnamed = set(unnamed)
@@ -505,14 +505,14 @@ class Referee:
                 or any(self.table.find_top(seat, card) is not None for seat in SEATS))
 
     def _fits_no_pile(self, zone: str) -> bool:
-        """Is the reader sure of the rank of column ``zone``'s top, and does that rank fit
-        none of the fed piles' tops (each known and named)?"""
-        rank = self._ranks.get(zone)
-        if rank is None:
+        """Is the reader sure enough of the ranks column ``zone``'s top can be, and does
+        none of them fit a fed pile's top (each known and named)?"""
+        ranks = self._ranks.get(zone)
+        if not ranks:
             return False
         for pile in self.table.fed_piles():
             top = self.table.top(pile)
-            if top is None or pile in self._unnamed or rank.is_next_to(top.rank):
+            if top is None or pile in self._unnamed or any(r.is_next_to(top.rank) for r in ranks):
                 return False
         return True
 

@@ -233,8 +233,8 @@ class Tracker:
         #: keeps that card for the referee (``busy``, ``settled_columns``): something lies over it,
         #: and a card taken from under it would show up in a hand or on a pile.
         self.long_cover_s = 1.0
-        #: An unnamed column top whose likeliest faces give one rank at least this much
-        #: together has that rank for sure (``sure_ranks``), whatever its suit.
+        #: An unnamed column top is one of the ranks its likeliest faces give at least
+        #: this much together (``sure_ranks``), whatever its suit.
         self.rank_floor = 0.95
         #: The plays and moves of the last ``update`` that the camera saw whole: the
         #: card named by the reader on the pile it landed on, the pile's top under it
@@ -608,11 +608,14 @@ class Tracker:
                 if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
                 and not self._liked_top(name, zone)}
 
-    def sure_ranks(self) -> dict[str, Rank]:
-        """The column tops the reader did not name whose rank it is sure of in this frame
-        (its likeliest faces give one rank at least ``rank_floor``; no other card believed
-        there): a play from them is judged by rank, the suit does not matter."""
-        out: dict[str, Rank] = {}
+    def sure_ranks(self) -> dict[str, frozenset[Rank]]:
+        """The column tops the reader did not name, with the ranks they can be in this
+        frame: the likeliest ranks of its likeliest faces that together make at least
+        ``rank_floor`` (what the listed faces leave unsaid counts as any rank; no other
+        card believed there).  A play from them is judged by rank, the suit does not
+        matter: when none of those ranks fits a pile, that top cannot be played (dev game
+        2008: a small 6C read as 8C 0.75 or 6C 0.21 on piles of JS and 6S)."""
+        out: dict[str, frozenset[Rank]] = {}
         for name in COLUMN_ZONES:
             zone = self._zones.get(name)
             if (zone is None or zone.accepted[0] != "face_up" or zone.covered or zone.candidate is not None
@@ -621,10 +624,16 @@ class Tracker:
             by_rank: dict[Rank, float] = {}
             for card, p in zone.looks:
                 by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
-            rank, p = max(by_rank.items(), key=lambda rp: rp[1])
+            ranks: set[Rank] = set()
+            total = 0.0
+            for rank, p in sorted(by_rank.items(), key=lambda rp: -rp[1]):
+                if total >= self.rank_floor:
+                    break
+                ranks.add(rank)
+                total += p
             believed = zone.accepted[1]
-            if p >= self.rank_floor and (believed is None or believed.rank == rank):
-                out[name] = rank
+            if total >= self.rank_floor and (believed is None or believed.rank in ranks):
+                out[name] = frozenset(ranks)
         return out
 
     def _liked_top(self, name: str, zone: _Zone) -> bool:

@@ -65,8 +65,15 @@ def test_an_unread_column_top_of_a_sure_rank_that_fits_no_pile_bears_the_spit_ca
     called = stalls(frames)
     assert len(called) == 1 and called[0] < 12 / 30
     # Unsure of the rank (a seven would fit 8H), it waits for the card to be named.
-    frames = [(t, dict(zones, A1="?5C:0.5,7C:0.45")) for t, zones in frames]
-    assert stalls(frames) == []
+    unsure = [(t, dict(zones, A1="?5C:0.5,7C:0.45")) for t, zones in frames]
+    assert stalls(unsure) == []
+    # Unsure between two ranks that both fit neither pile (dev game 2008: a small 6C
+    # read as 8C 0.75, 6C 0.21), it is stuck all the same.
+    either = [(t, dict(zones, A1="?5C:0.75,4C:0.21,7D:0.02")) for t, zones in frames]
+    called = stalls(either)
+    assert len(called) == 1 and called[0] < 12 / 30
+    # ... but not when what the likeliest faces leave unsaid could still fit.
+    assert stalls([(t, dict(zones, A1="?5C:0.6,4C:0.3")) for t, zones in frames]) == []
 
 
 def test_a_collision_loser_still_in_its_hand_does_not_hold_back_the_spit_call() -> None:
