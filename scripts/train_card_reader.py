@@ -772,7 +772,7 @@ def main(argv: list[str] | None = None) -> int:
         stats = recalibrate(args.calibrate_only, [n for n in names if n not in args.skip_decks],
                             args.seed, args.workers, args.max_wrong, args.out)
         print(f"calibration: {json.dumps(stats)}; wrote {args.out}", flush=True)
-        return 0
+        return _quantize(args.out)
     train_set = synthetic_set(names, args.per_card, TRAIN_BACKS, 2 * TRAIN_BACKS, args.seed,
                               args.workers)
     # whole views, so that calibration can take the classifier's second looks too
@@ -878,7 +878,17 @@ def main(argv: list[str] | None = None) -> int:
     } | ({"edje_rank_only_crops": str(edje_count)} if args.edje else {}))
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB) in {minutes:.1f} min",
           flush=True)
-    return 0
+    return _quantize(args.out)
+
+
+def _quantize(model: Path) -> int:
+    """The 8-bit copy the runtime prefers, made again from ``model`` (a stale one would
+    shadow it): ``scripts/quantize_card_reader.py``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import quantize_card_reader
+
+    return quantize_card_reader.main(
+        ["--model", str(model), "--out", str(model.with_name(model.stem + ".int8.onnx"))])
 
 
 if __name__ == "__main__":

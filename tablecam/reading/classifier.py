@@ -51,12 +51,19 @@ DEFAULT_THRESHOLD: Final = 0.9
 TTA_LOOKS: Final = ((0.94, 0, 0), (1.06, 0, 0), (1.0, 3, 3), (1.0, -3, -3))
 
 
+#: The trained model and its 8-bit copy (``scripts/quantize_card_reader.py``), which
+#: reads as well on the dev sets at about twice the speed: used when present.
+MODEL_NAMES: Final = ("card_reader.int8.onnx", "card_reader.onnx")
+
+
 def default_model_path() -> Path:
-    """``models/card_reader.onnx`` at the repository root, else the packaged copy."""
-    repo_model = Path(__file__).resolve().parents[2] / "models" / "card_reader.onnx"
-    if repo_model.exists():
-        return repo_model
-    return Path(__file__).resolve().parent / "card_reader.onnx"
+    """The 8-bit model in ``models/`` at the repository root, else the trained one there,
+    else the packaged copy."""
+    for folder in (Path(__file__).resolve().parents[2] / "models", Path(__file__).resolve().parent):
+        for name in MODEL_NAMES:
+            if (folder / name).exists():
+                return folder / name
+    return Path(__file__).resolve().parents[2] / "models" / MODEL_NAMES[-1]
 
 
 @dataclass(frozen=True)

@@ -209,3 +209,36 @@ def test_real_photos_are_read_or_left_unknown_but_rarely_wrong(reader: CardClass
     # the committed model reads 36 % and misreads 1 % (2 of 197); guard against regressions
     assert right >= 0.3 * len(crops)
     assert wrong <= 0.02 * len(crops)
+
+
+TRAINED = MODEL.with_name("card_reader.onnx")
+
+
+@pytest.mark.skipif(not TRAINED.exists(), reason=f"{TRAINED} is not trained yet")
+def test_the_8_bit_copy_keeps_the_thresholds_and_reads_as_the_trained_model(tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(
+        "quantize_card_reader", Path(__file__).resolve().parents[2] / "scripts" / "quantize_card_reader.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["quantize_card_reader"] = module
+    spec.loader.exec_module(module)
+    out = tmp_path / "card_reader.int8.onnx"
+    try:
+        assert module.main(["--model", str(TRAINED), "--out", str(out), "--views", "128"]) == 0
+    except SystemExit as exc:  # no training deck art on this machine
+        pytest.skip(str(exc))
+    trained, small = CardClassifier(TRAINED), CardClassifier(out)
+    assert (small.threshold, small.tta_threshold) == (trained.threshold, trained.tta_threshold)
+    assert out.stat().st_size < TRAINED.stat().st_size / 3
+    batches = module.calibration_batches(trained, 64, seed=99)
+    agree = total = 0
+    for batch in batches:
+        a, b = trained.run(batch), small.run(batch)
+        for head_a, head_b in zip(a, b, strict=True):
+            agree += int((head_a.argmax(axis=1) == head_b.argmax(axis=1)).sum())
+            total += len(head_a)
+    assert agree / total >= 0.97
