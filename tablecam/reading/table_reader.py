@@ -366,12 +366,15 @@ class TableReader:
                  zones: list[ZoneId], now: Mapping[ZoneId, ZoneObservation],
                  ) -> dict[ZoneId, ZoneObservation]:
         """A quick look at centre piles still changing since the last frame: a hand that
-        laid a card has just gone, or is coming.  What changed since the pile was last read
-        is outlined (``_arrived_card``); where it is one card-shaped, card-sized region,
-        the card there is read, and a named face is that frame's reading.  Anything else
-        (a hand, a card still in one) stays ``covered``.  The zone's memory is left alone:
-        once it is still, it is read as always.  In a fast game the other player's hand
-        is often over the pile the next frame, and this was the one frame the card showed."""
+        laid a card has just gone, or is coming.  In a fast game the other player's hand is
+        often over the pile the next frame, and this may be the one frame the card shows.
+        What changed since the pile was last read is outlined (``_changed``): one
+        card-shaped, card-sized region is the card laid there; otherwise, when nothing
+        reaching in from outside the crop (an arm) lies over the zone and the zone itself
+        changed, its top is looked for by its four sides.  A face the reader names there
+        is that frame's reading and becomes the zone's (the next frame, if still and like
+        this one, is not read again); anything else (a hand, a card still held) stays
+        ``covered`` and leaves the zone's memory alone."""
         looks: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
         for zone in zones:
             before = self._memory[zone].crop
@@ -412,8 +415,19 @@ class TableReader:
         out: dict[ZoneId, ZoneObservation] = {}
         for (zone, corners), r in zip(looks, reads, strict=True):
             if r.kind == "face" and r.card is not None and r.card not in shown:
+                candidates = tuple(getattr(r, "candidates", ()))
                 out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
-                                            tuple(getattr(r, "candidates", ())))
+                                            candidates)
+                # it stands as the zone's reading: the next frame, if still and like this
+                # one, needs no read of its own
+                memory = self._memory[zone]
+                x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+                memory.crop = image[y0:y1, x0:x1].copy()
+                memory.at_read = memory.previous
+                memory.observation = out[zone]
+                memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
+                                         False, candidates)]
+                memory.confirm_at = None
         return out
 
     def _assign(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
@@ -433,8 +447,14 @@ class TableReader:
                 for zone, cards in by_zone.items()}
 
     def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
-                    zones: list[ZoneId]) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
+                    zones: list[ZoneId], quick: bool = True,
+                    ) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
+        """Find and read the cards of ``zones``.  With ``quick``, a centre pile where one
+        card-shaped region changed (a card laid on it) is read from that outline alone:
+        what lies under a pile's top does not matter.  Unless it reads as a face, the
+        zone is looked at again the thorough way."""
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
+        outline_only: set[ZoneId] = set()
         # zones whose top card was looked for by its sides: the other outlines to look at
         searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
@@ -453,6 +473,10 @@ class TableReader:
                 arrived = _arrived_card(before, crop, geometry.card_width)
                 if arrived is not None and geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
                     cards.append(FoundCard(arrived + offset, 1.0, False, True))
+                    if quick and zone in PILE_ZONES:
+                        found_by_zone[zone] = cards
+                        outline_only.add(zone)
+                        continue
                 else:
                     arrived = None
             if arrived is None and zone in PILE_ZONES:
@@ -503,6 +527,11 @@ class TableReader:
                                      float(r.confidence), r.kind == "face", zone, f.covered,
                                      getattr(r, "candidates", ())))
             result[zone] = (self._observe(image, geometry, zone, seen), seen)
+        again = [zone for zone in outline_only if result[zone][0].state != "face_up"]
+        if again:
+            # (the zone's crop is kept already: nothing changed since, so the pile's top is
+            # looked for by its four sides, then by the finder)
+            result.update(self._read_zones(image, geometry, again, quick=False))
         self._look_again(image, geometry, result, searched)
         return result
 
