@@ -685,21 +685,14 @@ class Tracker:
         return top is not None and any(card.fits_on(top) for card in self._in_hand)
 
     def _held_fit(self, name: str, card: Card | None) -> bool:
-        """Is ``card`` one in a hand (or leaving its column) that fits the top of pile
-        ``name``?  The reader naming it there once is then enough: the other player's
-        hand often covers the pile a frame after it lands (dev game 2000: 6C seen for one
-        frame, reported 0.45 s late)."""
-        if card is None or name not in PILES or self._phase != "playing":
+        """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
+        it there once is then enough: that saves a frame on every such play, and the
+        other player's hand is often over the pile the frame after.  Not for a card whose
+        column's change is still being voted on: taken that early, heavy misreads
+        (synthetic games at 8 %) made 3 false stalls more, and a synthetic game logged a
+        move after its round had ended."""
+        if card is None or name not in PILES or self._phase != "playing" or card not in self._in_hand:
             return False
-        if card not in self._in_hand:
-            # or still on its column as far as the votes go, but the column is under a
-            # hand or already shows no card it could name (empty, a back, an unread face):
-            # it is on its way
-            where, seat, column = self._where(card)
-            zone = self._zones.get(f"{seat}{column}") if where == "column" else None
-            if zone is None or not (zone.covered or (zone.candidate is not None
-                                                     and zone.candidate[1] is None)):
-                return False
         cards = self._r.pile_cards[name]
         return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
 
