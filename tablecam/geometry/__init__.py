@@ -242,24 +242,26 @@ def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
     return homography, float(misfit.max()) / card_width
 
 
-def _spit_like(card: DealtCard, dealt: Sequence[DealtCard]) -> bool:
+def _long_axis(quad: Quad) -> npt.NDArray[np.float64]:
+    """The unit direction of a card quad's long side, pointing down the image (the rows
+    run across it)."""
+    sides = [quad[(i + 1) % 4] - quad[i] for i in range(2)]
+    side = max(sides, key=lambda v: float(np.linalg.norm(v))).astype(np.float64)
+    side = side if side[1] >= 0 else -side
+    return side / max(float(np.linalg.norm(side)), 1e-6)
+
+
+def _spit_like(card: DealtCard, width: float, down: npt.NDArray[np.float64]) -> bool:
     """Could this face-down outline be a spit pile beside the rows: the size of the dealt
-    cards, and lying as they do (its long side along theirs)?  An outline across the gap
-    between a row's last column and the spit pile, a card's size but lying crosswise,
-    once took the spit zone off the pile (dev game 2008, a wide lens)."""
+    cards (``width``, their median short side), and lying as they do (its long side
+    along ``down``, theirs)?  An outline across the gap between a row's last column and
+    the spit pile, a card's size but lying crosswise, once took the spit zone off the
+    pile (dev game 2008, a wide lens)."""
     (_, _), (w, h), _ = cv2.minAreaRect(card.corners.astype(np.float32))
     short, long = min(w, h), max(w, h)
-    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in dealt]))
     if short <= 0 or not 0.7 * width <= short <= 1.4 * width or not 1.15 <= long / short <= 1.9:
         return False
-    def long_axis(quad: Quad) -> npt.NDArray[np.float64]:
-        sides = [quad[(i + 1) % 4] - quad[i] for i in range(2)]
-        side = max(sides, key=lambda v: float(np.linalg.norm(v))).astype(np.float64)
-        side = side if side[1] >= 0 else -side  # the rows run across the image: point down
-        return side / max(float(np.linalg.norm(side)), 1e-6)
-    down = np.median([long_axis(c.corners) for c in dealt], axis=0)
-    down = down / max(float(np.linalg.norm(down)), 1e-6)
-    return abs(float(np.dot(long_axis(card.corners), down))) >= 0.8
+    return abs(float(np.dot(_long_axis(card.corners), down))) >= 0.8
 
 
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
@@ -325,8 +327,12 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
         zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
     columns = [zones[z] for z in COLUMN_IDS]
     widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
+    card_width = float(np.median(widths))
+    down = np.median([_long_axis(c.corners) for c in bottom + top], axis=0)
+    down = down / max(float(np.linalg.norm(down)), 1e-6)
     spit_seen: set[ZoneId] = set()
-    backs = [card for card in cards if not card.face_up and _spit_like(card, bottom + top)
+    backs = [card for card in cards if not card.face_up
+             and _spit_like(card, card_width, down)
              and not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2),
                                               tuple(map(float, card.corners.mean(axis=0))),
                                               False) >= 0 for q in columns)]
@@ -339,7 +345,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
         if near:
             zones[spit] = _grow_quad(backs[min(near)[1]].corners, 1.2, 1.15)
             spit_seen.add(spit)
-    layout = TableGeometry(zones, homography, float(np.median(widths)), "deal", frozenset(spit_seen))
+    layout = TableGeometry(zones, homography, card_width, "deal", frozenset(spit_seen))
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:
         raise LayoutMisfitError(

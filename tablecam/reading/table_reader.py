@@ -375,7 +375,7 @@ class TableReader:
         is that frame's reading and becomes the zone's (the next frame, if still and like
         this one, is not read again); anything else (a hand, a card still held) stays
         ``covered`` and leaves the zone's memory alone."""
-        looks: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        looks: list[tuple[ZoneId, npt.NDArray[np.float32], npt.NDArray[np.uint8]]] = []
         for zone in zones:
             before = self._memory[zone].crop
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -387,7 +387,7 @@ class TableReader:
             arrived = _card_shaped(changed, geometry.card_width)
             if arrived is not None:
                 if geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
-                    looks.append((zone, arrived + offset))
+                    looks.append((zone, arrived + offset, crop))
                 continue
             # A white card on a white one changes little more than its pips.  Something
             # reaching in from outside the crop (an arm) must not be over the zone
@@ -406,14 +406,14 @@ class TableReader:
                 continue  # the same top: nothing to read
             tops = _zone_tops(crop, offset, geometry, zone)
             if tops:
-                looks.append((zone, tops[0]))
+                looks.append((zone, tops[0], crop))
         if not looks:
             return {}
-        reads = self.classifier.read([warp_card(image, corners) for _, corners in looks])
+        reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks])
         # every card is unique: one another zone shows in this frame is not here
         shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
         out: dict[ZoneId, ZoneObservation] = {}
-        for (zone, corners), r in zip(looks, reads, strict=True):
+        for (zone, corners, crop), r in zip(looks, reads, strict=True):
             if r.kind == "face" and r.card is not None and r.card not in shown:
                 candidates = tuple(getattr(r, "candidates", ()))
                 out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
@@ -421,8 +421,7 @@ class TableReader:
                 # it stands as the zone's reading: the next frame, if still and like this
                 # one, needs no read of its own
                 memory = self._memory[zone]
-                x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-                memory.crop = image[y0:y1, x0:x1].copy()
+                memory.crop = crop.copy()  # (a crop spanning whole rows is a view of the frame)
                 memory.at_read = memory.previous
                 memory.observation = out[zone]
                 memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,

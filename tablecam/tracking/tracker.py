@@ -1055,10 +1055,7 @@ class Tracker:
                 # An unreadable top left its column just now: that is the card (one
                 # event), rather than a face-down card turned and played unseen (two;
                 # dev game 2008: B's unread 8S taken for A's reveal, A's count short).
-                named: Card = card
-                hand = max(recent, key=lambda h: (h.evidence.get(named, 0.0), -h.since))
-                self._unknown_hands.remove(hand)
-                return self._play(t, hand.seat, hand.column, card, pile)
+                return self._play_unread_top(t, pile, card, recent)
             if not self.spit_expected:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:
@@ -1077,12 +1074,9 @@ class Tracker:
             # An unreadable top left its column and this card landed: that was the card
             # (from the column whose reads liked it best, else the first to leave).
             if card is not None:
-                landed: Card = card
-                hand = max(self._unknown_hands, key=lambda h: (h.evidence.get(landed, 0.0), -h.since))
-            else:
-                hand = self._unknown_hands[0]
-                card = self._likeliest(hand.evidence, cards[-1] if cards else None)
-            self._unknown_hands.remove(hand)
+                return self._play_unread_top(t, pile, card, self._unknown_hands)
+            hand = self._unknown_hands.pop(0)
+            card = self._likeliest(hand.evidence, cards[-1] if cards else None)
             return self._play(t, hand.seat, hand.column, card, pile)
         if card is None and not self.spit_expected and self._in_hand:
             # An unreadable card landed in play and a known card is in a hand, though it
@@ -1100,6 +1094,15 @@ class Tracker:
             self._spit_feeders = max(self.spit_feeders or 0, seen) or 2
         self._pending_spit[pile] = card
         return []
+
+    def _play_unread_top(self, t: float, pile: Pile, card: Card, hands: list[_InHand],
+                         ) -> list[Tracked]:
+        """``card`` landed on ``pile`` and was one of the unread tops ``hands`` (of
+        ``_unknown_hands``) that left their columns: the one whose reads liked it best,
+        else the first to leave."""
+        hand = max(hands, key=lambda h: (h.evidence.get(card, 0.0), -h.since))
+        self._unknown_hands.remove(hand)
+        return self._play(t, hand.seat, hand.column, card, pile)
 
     def _same_rank_in_hand(self, pile: Pile, card: Card) -> Card | None:
         """The one card in a hand with ``card``'s rank and another suit that fits ``pile``."""
