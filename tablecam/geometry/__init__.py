@@ -264,6 +264,220 @@ def _spit_like(card: DealtCard, width: float, down: npt.NDArray[np.float64]) -> 
     return abs(float(np.dot(_long_axis(card.corners), down))) >= 0.8
 
 
+def _rows_layout(cards: Sequence[DealtCard], top: list[DealtCard], bottom: list[DealtCard],
+                 homography: npt.NDArray[np.float64],
+                 virtual: Sequence[DealtCard] = ()) -> TableGeometry:
+    """The zones of a choice of dealt rows (each left to right as the camera sees it):
+    the layout's zones through ``homography``, the dealt columns' own outlines grown,
+    and the spit zones on face-down cards beside the rows.  ``virtual`` cards stand
+    for columns no card was found in: those keep the layout's zone."""
+    geometry = geometry_from_homography(homography, "deal")
+    zones = dict(geometry.zones)
+    for i, card in enumerate(bottom):
+        if not any(card is v for v in virtual):
+            zones[f"A{i + 1}"] = _grow_quad(card.corners, 1.2, 1.15)
+    for i, card in enumerate(top):
+        if not any(card is v for v in virtual):
+            zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
+    columns = [zones[z] for z in COLUMN_IDS]
+    real = [c for c in bottom + top if not any(c is v for v in virtual)]
+    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in real]
+    card_width = float(np.median(widths))
+    down = np.median([_long_axis(c.corners) for c in real], axis=0)
+    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    spit_seen: set[ZoneId] = set()
+    backs = [card for card in cards if not card.face_up
+             and _spit_like(card, card_width, down)
+             and not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2),
+                                              tuple(map(float, card.corners.mean(axis=0))),
+                                              False) >= 0 for q in columns)]
+    for spit in ("spitA", "spitB"):
+        quad = zones[spit]
+        reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
+        near = [(float(np.linalg.norm(quad.mean(axis=0) - card.corners.mean(axis=0))), i)
+                for i, card in enumerate(backs)]
+        near = [(distance, i) for distance, i in near if distance < reach]
+        if near:
+            zones[spit] = _grow_quad(backs[min(near)[1]].corners, 1.2, 1.15)
+            spit_seen.add(spit)
+    return TableGeometry(zones, homography, card_width, "deal", frozenset(spit_seen))
+
+
+#: A row of a partly seen deal: gaps between its cards within this share of the
+#: column pitch of a whole number of pitches.
+PARTIAL_STEP_SLACK: Final = 0.2
+#: The best reading of a partly seen deal must cost this much less than the next one
+#: that puts some card in another column (or it is not taken: say, both rows missing
+#: the same end column).
+PARTIAL_MARGIN: Final = 0.3
+
+
+def _completions(row: Sequence[DealtCard]) -> list[tuple[float, list[DealtCard], list[DealtCard]]]:
+    """The ways a row of three to five found cards can be a player's five dealt columns,
+    missing ones filled in: (cost, five cards left to right, the filled-in ones).
+
+    The cards kept must lie along a line at whole numbers of one pitch apart (missing
+    columns inside the row are the larger gaps); the columns missing at the ends may be
+    at either end.  A filled-in column is the nearest found card's outline moved by the
+    pitch.  The cost is how far the gaps are from whole pitches and the cards off the
+    line (as ``_five_columns``), a little for each column filled in and more for each
+    card of the row left out.
+    """
+    centres = np.array([c.corners.mean(axis=0) for c in row], dtype=np.float64)
+    near = np.argsort(np.abs(centres[:, 1] - np.median(centres[:, 1])))[:7]
+    near = near[np.argsort(centres[near, 0])]
+    width = float(np.median([np.linalg.norm(row[i].corners[1] - row[i].corners[0])
+                             for i in near]))
+    found: list[tuple[float, list[DealtCard], list[DealtCard]]] = []
+    for size in range(3, min(5, len(near)) + 1):
+        for pick in itertools.combinations(near, size):
+            points = centres[list(pick)]
+            gaps = np.linalg.norm(np.diff(points, axis=0), axis=1)
+            for share in (1, 2):  # the shortest gap is one pitch, or two
+                pitch = float(gaps.min()) / share
+                steps = gaps / pitch
+                whole = np.round(steps)
+                if (0.9 * width <= pitch <= 2.0 * width and whole.sum() <= 4
+                        and np.abs(steps - whole).max() <= PARTIAL_STEP_SLACK):
+                    break
+            else:
+                continue
+            # one pitch along the row, as the cards kept span it
+            direction = (points[-1] - points[0]) / float(whole.sum())
+            slots: list[DealtCard | None] = [row[pick[0]]]
+            for k, step in enumerate(whole.astype(int)):
+                slots.extend([None] * (step - 1) + [row[pick[k + 1]]])
+            x, y = points[:, 0], points[:, 1]
+            dx, dy = x - x.mean(), y - y.mean()
+            slope = float((dx * dy).sum() / max(float((dx * dx).sum()), 1e-9))
+            off_line = float(np.abs(dy - slope * dx).max()) / max(width, 1e-6)
+            base = float(np.abs(steps - whole).max()) + off_line
+            spare = 5 - len(slots)
+            for left in range(spare + 1):
+                filled: list[DealtCard | None] = [None] * left + slots + [None] * (spare - left)
+                cards, virtual = _fill(filled, direction.astype(np.float32))
+                found.append((base + 0.05 * len(virtual) + 0.25 * (len(near) - size),
+                              cards, virtual))
+    found.sort(key=lambda choice: choice[0])
+    return found
+
+
+def _fill(slots: list[DealtCard | None], pitch: npt.NDArray[np.float32],
+          ) -> tuple[list[DealtCard], list[DealtCard]]:
+    """Five column slots with the empty ones filled by the nearest found card's outline
+    moved by whole ``pitch`` vectors."""
+    known = [i for i, card in enumerate(slots) if card is not None]
+    cards: list[DealtCard] = []
+    virtual: list[DealtCard] = []
+    for i, card in enumerate(slots):
+        if card is None:
+            j = min(known, key=lambda k: abs(k - i))
+            source = slots[j]
+            assert source is not None
+            card = DealtCard((source.corners + (i - j) * pitch).astype(np.float32), True)
+            virtual.append(card)
+        cards.append(card)
+    return cards, virtual
+
+
+def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int] | None:
+    """The layout of a deal where some face-up cards were not found (a court card on a
+    busy cloth, a deck whose faces the reader cannot name), or None.
+
+    The face-up cards are grouped into bands across the image; the first and last bands
+    are the players' rows (cards between them, on the centre piles, are left out).
+    Each row's possible completions to five columns are paired; a pair costs its rows'
+    costs, how far their middle columns are from facing each other (``_row_offset``) and
+    the homography's misfit, as a full deal's, less a little for each spit pile (a
+    face-down card) where the layout puts one.  Taken only when at least seven columns
+    were found and no reading that puts a card in another column comes close.
+    Returns the layout and how many columns were found.
+    """
+    up = [c for c in cards if c.face_up]
+    if len(up) < 7:
+        return None
+    centres = np.array([c.corners.mean(axis=0) for c in up])
+    heights = [float(np.linalg.norm(c.corners[3] - c.corners[0])) for c in up]
+    height = float(np.median(heights))
+    order = np.argsort(centres[:, 1])
+    bands: list[list[DealtCard]] = [[up[order[0]]]]
+    for a, b in itertools.pairwise(order):
+        if centres[b, 1] - centres[a, 1] > 0.6 * height:
+            bands.append([])
+        bands[-1].append(up[b])
+    if len(bands) < 2 or any(len(band) < 3 for band in (bands[0], bands[-1])):
+        return None
+    top_band, bottom_band = bands[0], bands[-1]
+    apart = (np.median([c.corners.mean(axis=0)[1] for c in bottom_band])
+             - np.median([c.corners.mean(axis=0)[1] for c in top_band]))
+    if apart < 2.0 * height:
+        return None
+    # face-down cards lying as the dealt ones do: where the spit piles may be, which
+    # tells which end of a row a missing column is at
+    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in up]))
+    down = np.median([_long_axis(c.corners) for c in up], axis=0)
+    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    backs = np.array([c.corners.mean(axis=0) for c in cards
+                      if not c.face_up and _spit_like(c, width, down)],
+                     np.float64).reshape(-1, 2)
+    spits = np.array([[LAYOUT[z].x, LAYOUT[z].y] for z in ("spitA", "spitB")], np.float64)
+    scored: list[tuple[float, list[DealtCard], list[DealtCard], list[DealtCard],
+                       npt.NDArray[np.float64]]] = []
+    for top_cost, top, top_virtual in _completions(top_band)[:12]:
+        for bottom_cost, bottom, bottom_virtual in _completions(bottom_band)[:12]:
+            if len(top_virtual) + len(bottom_virtual) > 3:
+                continue
+            fit = _deal_fit(top, bottom)
+            if fit is None or fit[1] > 0.5:
+                continue
+            cost = top_cost + bottom_cost + 0.5 * _row_offset(top, bottom) + fit[1]
+            if len(backs):
+                # a spit pile where this layout puts one
+                at = project(fit[0], spits).astype(np.float64)
+                nearest = np.linalg.norm(at[:, None, :] - backs[None, :, :], axis=2).min(axis=1)
+                cost -= 0.3 * float((nearest < 0.6 * width).sum())
+            scored.append((cost, top, bottom, top_virtual + bottom_virtual, fit[0]))
+    if not scored:
+        return None
+    scored.sort(key=lambda choice: choice[0])
+    best = scored[0]
+
+    def columns(choice: tuple[float, list[DealtCard], list[DealtCard], list[DealtCard],
+                              npt.NDArray[np.float64]]) -> dict[int, int]:
+        # the column of each found card it keeps
+        _, top, bottom, virtual, _ = choice
+        return {id(c): i for i, c in enumerate(top + bottom)
+                if not any(c is v for v in virtual)}
+
+    held = columns(best)
+    for other in scored[1:]:
+        theirs = columns(other)
+        if any(held.get(card, column) != column for card, column in theirs.items()):
+            if other[0] - best[0] < PARTIAL_MARGIN:
+                return None
+            break
+    _, top, bottom, virtual, homography = best
+    for row in (top, bottom):  # as for a whole deal: wait for whole views
+        areas = np.array([cv2.contourArea(c.corners.astype(np.float32)) for c in row
+                          if not any(c is v for v in virtual)])
+        if float(areas.min()) < 0.7 * float(np.median(areas)):
+            return None
+    return _rows_layout(cards, top, bottom, homography, virtual), 10 - len(virtual)
+
+
+def _refuse_or_partial(cards: Sequence[DealtCard], refusal: GeometryError) -> None:
+    """Raise ``refusal``, or, when the cards lie as a deal with a few columns not found,
+    LayoutMisfitError with that layout (a caller may take it when no whole deal comes)."""
+    partial = _partial_deal(cards)
+    if partial is None:
+        raise refusal
+    layout, columns = partial
+    raise LayoutMisfitError(
+        f"{refusal}; as a deal with {10 - columns} column(s) not found, the layout is "
+        "inferred from the others", layout)
+
+
+
 def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     """The zones from the cards as they lie just after a full deal.
 
@@ -274,9 +488,9 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     """
     up = [c for c in cards if c.face_up]
     if len(up) < 10:
-        raise GeometryError(
+        _refuse_or_partial(cards, GeometryError(
             f"the dealt layout needs two rows of five face-up cards; {len(up)} face-up "
-            "cards are in view")
+            "cards are in view"))
     centres = np.array([c.corners.mean(axis=0) for c in up])
     order = np.argsort(centres[:, 1])
     gaps = np.diff(centres[order, 1])
@@ -285,9 +499,9 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     choices: list[list[tuple[float, list[DealtCard]]]] = []
     for row in rows:
         if len(row) < 5:
-            raise GeometryError(
+            _refuse_or_partial(cards, GeometryError(
                 "the dealt layout needs five face-up cards in each player's row; "
-                f"one row has {len(row)}")
+                f"one row has {len(row)}"))
         choices.append(_five_columns(row))
     # the two rows' choices together: evenly spaced and facing (cheap, so first), then
     # fitting a dealt layout (the homography's misfit, which only adds to the cost)
@@ -319,33 +533,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
             raise GeometryError(
                 "a dealt card shows only in part (covered, or still being laid down); "
                 "the layout needs all ten whole")
-    geometry = geometry_from_homography(homography, "deal")
-    zones = dict(geometry.zones)
-    for i, card in enumerate(bottom):
-        zones[f"A{i + 1}"] = _grow_quad(card.corners, 1.2, 1.15)
-    for i, card in enumerate(top):
-        zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
-    columns = [zones[z] for z in COLUMN_IDS]
-    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in bottom + top]
-    card_width = float(np.median(widths))
-    down = np.median([_long_axis(c.corners) for c in bottom + top], axis=0)
-    down = down / max(float(np.linalg.norm(down)), 1e-6)
-    spit_seen: set[ZoneId] = set()
-    backs = [card for card in cards if not card.face_up
-             and _spit_like(card, card_width, down)
-             and not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2),
-                                              tuple(map(float, card.corners.mean(axis=0))),
-                                              False) >= 0 for q in columns)]
-    for spit in ("spitA", "spitB"):
-        quad = zones[spit]
-        reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
-        near = [(float(np.linalg.norm(quad.mean(axis=0) - card.corners.mean(axis=0))), i)
-                for i, card in enumerate(backs)]
-        near = [(distance, i) for distance, i in near if distance < reach]
-        if near:
-            zones[spit] = _grow_quad(backs[min(near)[1]].corners, 1.2, 1.15)
-            spit_seen.add(spit)
-    layout = TableGeometry(zones, homography, card_width, "deal", frozenset(spit_seen))
+    layout = _rows_layout(cards, top, bottom, homography)
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:
         raise LayoutMisfitError(

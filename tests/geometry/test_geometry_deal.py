@@ -145,3 +145,38 @@ def test_a_crosswise_outline_beside_a_row_does_not_take_the_spit_zone() -> None:
     assert geometry.zone_at(pile.mean(axis=0)) == "spitA"
     assert "spitA" in geometry.spit_seen
     assert np.linalg.norm(geometry.zones["spitA"].mean(axis=0) - pile.mean(axis=0)) < half_w
+
+
+def _without(cards: list[DealtCard], points: list[np.ndarray]) -> list[DealtCard]:
+    return [c for c in cards
+            if all(np.linalg.norm(c.corners.mean(axis=0) - p) > 10 for p in points)]
+
+
+@pytest.mark.parametrize(("missing", "seed"), [(("B3",), 3), (("A1", "B1"), 4),
+                                               (("A5", "B2", "B4"), 5), (("A1", "B5"), 6)])
+def test_a_deal_with_columns_not_found_gives_its_layout_in_the_refusal(
+        missing: tuple[str, ...], seed: int) -> None:
+    # a court card on a busy cloth, or a face of a deck the reader cannot name, is not
+    # found: the others, evenly spaced and facing across the table, still give every
+    # zone (dev game 2014 had no zones all game for one unfound queen)
+    scene = spit_deal_scene(FULL_DECK[:10], seed=seed)
+    cards = _without(_dealt(scene.image),
+                     [scene.truth[z][0].mean(axis=0) for z in missing])
+    assert len([c for c in cards if c.face_up]) == 10 - len(missing)
+    with pytest.raises(LayoutMisfitError, match="not found") as refused:
+        geometry_from_deal(cards)
+    layout = refused.value.layout
+    for zone, (corners, _) in scene.truth.items():
+        assert layout.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_a_row_short_at_an_end_with_nothing_to_tell_which_is_refused() -> None:
+    # both rows miss their column at the image's left and no spit pile is in view: the
+    # cards could be columns 2-5 or 1-4, so no layout is offered
+    scene = spit_deal_scene(FULL_DECK[:10], seed=6)
+    cards = [c for c in _without(_dealt(scene.image),
+                                 [scene.truth[z][0].mean(axis=0) for z in ("A1", "B5")])
+             if c.face_up]
+    with pytest.raises(GeometryError) as refused:
+        geometry_from_deal(cards)
+    assert not isinstance(refused.value, LayoutMisfitError)
