@@ -471,6 +471,22 @@ def test_a_round_winner_whose_spit_pile_the_camera_shows_empty_has_won_the_game(
         "RoundEnd", "GameEnd"]
 
 
+def test_a_spit_pile_shown_empty_while_the_count_holds_many_cards_does_not_end_the_game() -> None:
+    # dev game 2014: the spit piles' backs were never found, so their zones lay beside
+    # them and read empty all game; the first round's winner still held ten spit cards
+    referee = Referee(RefereeRules(first_round_cards=26))
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(5, 0, (c("KC"), c("KD"), c("KH"), c("KS"), c("QC"))),
+        "B": TableauView(5, 0, (c("7C"), c("7D"), c("7H"), c("7S"), c("3C"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
+    assert referee.table.sides["B"].spit == 10
+    calls = referee.reconcile(3.0, {"A": [("face_up", c("KC"))] * 5, "B": [("empty", None)] * 5},
+                              {"A": "empty", "B": "empty"})
+    assert [type(call.event).__name__ for call in calls if call.event is not None] == ["RoundEnd"]
+    assert referee.phase == "round_over" and referee.table.sides["B"].spit == 10
+
+
 def test_a_spit_press_answering_our_spit_call_is_the_same_stall() -> None:
     """We call "Spit!"; a spit card seen early puts the game back in play (its top
     unread); the players' press that answers our call is no second stall."""
