@@ -305,7 +305,7 @@ def _rows_layout(cards: Sequence[DealtCard], top: list[DealtCard], bottom: list[
 
 #: A row of a partly seen deal: gaps between its cards within this share of the
 #: column pitch of a whole number of pitches.
-PARTIAL_STEP_SLACK: Final = 0.2
+PARTIAL_STEP_SLACK: Final = 0.15
 #: The best reading of a partly seen deal must cost this much less than the next one
 #: that puts some card in another column (or it is not taken: say, both rows missing
 #: the same end column).
@@ -334,9 +334,9 @@ def _completions(row: Sequence[DealtCard]) -> list[tuple[float, list[DealtCard],
             points = centres[list(pick)]
             gaps = np.linalg.norm(np.diff(points, axis=0), axis=1)
             for share in (1, 2):  # the shortest gap is one pitch, or two
-                pitch = float(gaps.min()) / share
+                whole = np.maximum(np.round(gaps / (float(gaps.min()) / share)), 1)
+                pitch = float(gaps.sum() / whole.sum())  # the whole row's pitch
                 steps = gaps / pitch
-                whole = np.round(steps)
                 if (0.9 * width <= pitch <= 2.0 * width and whole.sum() <= 4
                         and np.abs(steps - whole).max() <= PARTIAL_STEP_SLACK):
                     break
@@ -356,7 +356,7 @@ def _completions(row: Sequence[DealtCard]) -> list[tuple[float, list[DealtCard],
             for left in range(spare + 1):
                 filled: list[DealtCard | None] = [None] * left + slots + [None] * (spare - left)
                 cards, virtual = _fill(filled, direction.astype(np.float32))
-                found.append((base + 0.05 * len(virtual) + 0.25 * (len(near) - size),
+                found.append((base + 0.05 * len(virtual) + 0.5 * (len(near) - size),
                               cards, virtual))
     found.sort(key=lambda choice: choice[0])
     return found
@@ -536,6 +536,12 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     layout = _rows_layout(cards, top, bottom, homography)
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:
+        # a centre card taken for a column whose own card is hidden (a hand, or turned
+        # face down) misfits; the deal with that column not found fits (dev scene 2037:
+        # A5's zone on the right pile all round)
+        partial = _partial_deal(cards)
+        if partial is not None:
+            layout = partial[0]
         raise LayoutMisfitError(
             "the face-up cards do not lie as two dealt rows of five columns", layout)
     return layout
