@@ -380,7 +380,7 @@ def _fill(slots: list[DealtCard | None], pitch: npt.NDArray[np.float32],
     return cards, virtual
 
 
-def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int] | None:
+def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int, int] | None:
     """The layout of a deal where some face-up cards were not found (a court card on a
     busy cloth, a deck whose faces the reader cannot name), or None.
 
@@ -391,7 +391,8 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int] | Non
     the homography's misfit, as a full deal's, less a little for each spit pile (a
     face-down card) where the layout puts one.  Taken only when at least seven columns
     were found and no reading that puts a card in another column comes close.
-    Returns the layout and how many columns were found.
+    Returns the layout, how many columns were found and how many cards of the rows'
+    bands it leaves out.
     """
     up = [c for c in cards if c.face_up]
     if len(up) < 7:
@@ -462,7 +463,9 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int] | Non
                           if not any(c is v for v in virtual)])
         if float(areas.min()) < 0.7 * float(np.median(areas)):
             return None
-    return _rows_layout(cards, top, bottom, homography, virtual), 10 - len(virtual)
+    used = {id(c) for c in top + bottom}
+    left_out = sum(id(c) not in used for c in top_band + bottom_band)
+    return _rows_layout(cards, top, bottom, homography, virtual), 10 - len(virtual), left_out
 
 
 def _refuse_or_partial(cards: Sequence[DealtCard], refusal: GeometryError) -> None:
@@ -471,7 +474,7 @@ def _refuse_or_partial(cards: Sequence[DealtCard], refusal: GeometryError) -> No
     partial = _partial_deal(cards)
     if partial is None:
         raise refusal
-    layout, columns = partial
+    layout, columns, _ = partial
     raise LayoutMisfitError(
         f"{refusal}; as a deal with {10 - columns} column(s) not found, the layout is "
         "inferred from the others", layout)
@@ -538,9 +541,11 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     if misfit > 0.5:
         # a centre card taken for a column whose own card is hidden (a hand, or turned
         # face down) misfits; the deal with that column not found fits (dev scene 2037:
-        # A5's zone on the right pile all round)
+        # A5's zone on the right pile all round).  Not when that leaves out a card of a
+        # row's band: that is a column laid out of line (a sloppy deal), whose zone
+        # belongs where the card lies
         partial = _partial_deal(cards)
-        if partial is not None:
+        if partial is not None and partial[2] == 0:
             layout = partial[0]
         raise LayoutMisfitError(
             "the face-up cards do not lie as two dealt rows of five columns", layout)
