@@ -73,6 +73,9 @@ RELOCATE_EVERY: Final = 5
 #: backs the reader takes for faces, or a sloppy deal, must not leave the table without
 #: zones for the whole round.
 MISFIT_PATIENCE_S: Final = 1.0
+#: While the table has no zones, cards found by the thorough searches of this many
+#: seconds back stand in for dealt cards the current search misses.
+RECENT_CARDS_S: Final = 10.0
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
@@ -208,8 +211,10 @@ class TableReader:
         self._misfit: tuple[float, TableGeometry] | None = None
         # while a layout that did not fit is in use: until when a fitting one is sought
         self._provisional_until: float | None = None
-        # while there are no zones: the cards of the last thorough search
+        # while there are no zones: the cards of the last thorough search, and the
+        # cards each of the recent ones found, with when (``RECENT_CARDS_S``)
         self._blind_cards: list[SeenCard] = []
+        self._recent_cards: list[tuple[float, SeenCard]] = []
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = _keep_seen_spit(self.geometry, geometry)
@@ -218,6 +223,7 @@ class TableReader:
         self._table_colour = None
         self._misfit = None
         self._provisional_until = None
+        self._recent_cards = []
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -252,7 +258,47 @@ class TableReader:
             self._misfit = (first, misfit.layout)
             return None
         except GeometryError:
+            pass
+        # ... unless nothing lies as a deal that way, and the faces the reader could not
+        # name lie as one: a deck with dark faces whose indices the reader does not
+        # find (the KDE Oxygen decks, dev scenes 2047-2058).  Taken only as a misfit is.
+        loose = [DealtCard(s.corners, s.face_up) for s in seen]
+        if self.geometry is not None or all(a.face_up == b.face_up
+                                            for a, b in zip(loose, dealt, strict=True)):
             return None
+        try:
+            layout = geometry_from_deal(loose)
+        except LayoutMisfitError as misfit:
+            layout = misfit.layout
+        except GeometryError:
+            return None
+        first = t if self._misfit is None else self._misfit[0]
+        self._misfit = (first, layout)
+        return None
+
+    def _remember_cards(self, t: float, seen: Sequence[SeenCard]) -> list[SeenCard]:
+        """This search's cards and those the recent ones found elsewhere.
+
+        The finder can miss some dealt cards in every frame (a white deck on a pale
+        cloth: dev scene 2040 found two or three of A's five in each search, but each
+        of them in some): where a card was found a few seconds ago and nothing is found
+        now, it most likely still lies.  A card found now replaces any remembered one
+        whose centre lies within half its width, unless only the remembered one was
+        taken for a face (a column is there whatever its top shows now).
+        """
+        def short(card: SeenCard) -> float:
+            (_, _), (w, h), _ = cv2.minAreaRect(card.corners.astype(np.float32))
+            return min(w, h)
+
+        def up(card: SeenCard) -> bool:  # as the deal's layout counts it
+            return card.face_up and (card.card is not None or card.papery)
+
+        kept = [(when, old) for when, old in self._recent_cards
+                if t - when <= RECENT_CARDS_S and not any(
+                    np.linalg.norm(old.corners.mean(axis=0) - new.corners.mean(axis=0))
+                    < 0.5 * short(new) and (up(new) or not up(old)) for new in seen)]
+        self._recent_cards = kept + [(t, card) for card in seen]
+        return [*seen, *(card for _, card in kept)]
 
     def read(self, frame: Frame) -> TableReading:
         """Read one frame."""
@@ -279,6 +325,15 @@ class TableReader:
                                       self.classifier)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen)
+                    if dealt is None and self.geometry is None:
+                        recent = self._remember_cards(frame.t, seen)
+                        merged = (self._deal_layout(frame.t, recent)
+                                  if len(recent) > len(seen) else None)
+                        if merged is not None:
+                            # a whole deal only from several searches' cards (one may
+                            # have been caught while being laid): taken as a misfit is
+                            first = frame.t if self._misfit is None else self._misfit[0]
+                            self._misfit = (first, merged)
                 elif dealt is None:
                     # without zones the quick finder looks every frame, the thorough one
                     # (several times slower; far more so on a Pi) every n frames only:

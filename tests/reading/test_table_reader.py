@@ -508,3 +508,58 @@ def test_a_card_showing_for_one_frame_between_two_hands_is_read() -> None:
     # the hand comes over the pile: covered, never another card
     over = _hand(_pile_with(scene, [under, played]), np.array([(x0 + x1) / 2, (y0 + y1) / 2]))
     assert reader.read(_frame(0.233, over)).zones["left"].state == "covered"
+
+
+def test_dealt_cards_each_found_in_some_frames_only_still_give_the_zones() -> None:
+    # a white deck on a pale cloth (dev scene 2040): every search finds two of A's five
+    # columns, a different two each time; no single frame shows a deal, but together
+    # the recent searches do, and the layout is taken after the misfit's patience
+    scene = spit_deal_scene(UP, seed=3)
+    cloth = background((1280, 720), (40, 90, 40), 3)
+
+    def showing(*zones: str) -> np.ndarray:
+        image = scene.image.copy()
+        for zone in ("A1", "A2", "A3", "A4", "A5"):
+            if zone not in zones:
+                mask = np.zeros(image.shape[:2], np.uint8)
+                cv2.fillConvexPoly(mask, np.round(scene.truth[zone][0]).astype(np.int32), 255)
+                mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+                image[mask > 0] = cloth[mask > 0]
+        return image
+
+    views = [showing("A1", "A2"), showing("A3", "A4"), showing("A5", "A1")]
+    reader = TableReader(TemplateReader())
+    reading = None
+    t = 0.0
+    for _ in range(3):
+        for view in views:
+            for _ in range(RELOCATE_EVERY):
+                reading = reader.read(_frame(t, view))
+                t += 0.05
+    assert t > MISFIT_PATIENCE_S and reading is not None and reading.geometry is not None
+    for zone, (corners, _) in scene.truth.items():
+        assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+class DarkFaces(TemplateReader):
+    """Takes whatever is not a back for a face it cannot name (a deck of dark faces
+    whose indices are not where the reader looks)."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        return [Read(None, 0.6, "face") if r.kind == "none" else r for r in super().read(cards)]
+
+
+def test_a_deal_of_dark_faces_the_reader_cannot_name_still_gives_the_zones() -> None:
+    # the KDE Oxygen decks (dev scenes 2047-2058): black and red faces, unnamed and not
+    # paper-white, counted as backs, so no deal was ever seen; they lie as one, and the
+    # spit piles' backs are still backs
+    faces = {card: (plain_face(card) // 8).astype(np.uint8) for card in UP}
+    scene = spit_deal_scene(UP, seed=3, faces=faces)
+    reader = TableReader(DarkFaces())
+    reading = None
+    for k in range(round(2 * MISFIT_PATIENCE_S * 30)):
+        reading = reader.read(_frame(k / 30, scene.image))
+    assert reading is not None and reading.geometry is not None
+    for zone, (corners, _) in scene.truth.items():
+        assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+    assert reading.geometry.spit_seen == {"spitA", "spitB"}
