@@ -71,7 +71,7 @@ def zones_from_image(image: npt.NDArray[np.uint8]) -> tuple[Any, str]:
     mat = find_mat(image)
     if mat is not None:
         return mat.geometry, f"from the ArUco mat (markers {sorted(mat.marker_ids)})"
-    found = find_cards(image)
+    found = find_cards(image, backs=True)  # as the table reader looks
     try:
         geometry = geometry_from_deal([DealtCard(card.corners, card.face_up) for card in found])
     except GeometryError as error:

@@ -24,7 +24,10 @@ outlines that look like cards:
    and cards from their visible corners, two straight segments meeting at about a
    right angle, with the far sides searched along them (a card lying partly under
    others, a white card on a white table).
-7. Where two outlines overlap, the one whose sides still show inside the other is on
+7. For table frames (``backs=True``): where still no card was found, card-shaped
+   blobs of dense strong edges (a dark patterned back on a pale cloth, which no view
+   above separates from the table).
+8. Where two outlines overlap, the one whose sides still show inside the other is on
    top; the other is marked ``covered``.
 
 ``find_cards_quick`` is the fast path for a fresh deal on a plain table (cards apart,
@@ -353,11 +356,24 @@ def _masks(
     masks.append((_unlike_table(bgr, kernel, big), 0.0))
     # regions enclosed by edges, whatever their colour: a card on a white table or on
     # another card is ringed by a faint edge or shadow; thicker rings close gaps
-    for edge_map in (faint, edges):
-        for radius in (1, 2, 3):
+    for edge_map in (faint, edges):  # (the last one, turned over, is ``_edge_blobs``')
+        for radius in (1, 2, BLOB_RADIUS):
             ring = cv2.dilate(edge_map, np.ones((2 * radius + 1, 2 * radius + 1), np.uint8))
             masks.append((cv2.bitwise_not(ring), radius + 0.5))
     return masks, support, np.asarray(faint, np.uint8)
+
+
+#: Dilation radius (pixels) that joins a patterned back's edges into one blob.
+BLOB_RADIUS: Final = 3
+
+
+def _edge_blobs(masks: list[tuple[npt.NDArray[Any], float]], min_area: float,
+                max_area: float, support: npt.NDArray[np.uint8]) -> list[_Candidate]:
+    """Card-shaped blobs of dense strong edges (the last of ``_masks``' views, the edge
+    ring of radius ``BLOB_RADIUS``, turned over), outlined less that radius."""
+    blob = cv2.bitwise_not(masks[-1][0])
+    return _candidates_from_mask(np.asarray(blob, np.uint8), min_area, max_area,
+                                 -float(BLOB_RADIUS), None, support)
 
 
 def _candidates_from_outlines(
@@ -948,6 +964,7 @@ def find_cards(
     card_width: float | None = None,
     piles: bool = True,
     corners: bool = False,
+    backs: bool = False,
     trace: Callable[[str, list[Quad]], None] | None = None,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
@@ -957,7 +974,9 @@ def find_cards(
     (the table geometry knows it), lets the finder pick whole cards out of piles;
     ``piles=False`` skips that search (quicker, fewer cards from overlapping groups);
     ``corners=True`` (with ``piles``) also builds cards from their visible corners
-    (slower; for photos of overlapping cards and low-contrast tables).  For a fresh
+    (slower; for photos of overlapping cards and low-contrast tables).  ``backs=True``
+    (for table frames, where backs count) also takes card-shaped blobs of dense edges
+    where nothing else was found (a dark patterned back on a pale cloth).  For a fresh
     deal on a plain table ``find_cards_quick`` is much quicker.  ``trace`` (for
     diagnostics) is told each stage's outlines, in image pixels.
     """
@@ -1039,6 +1058,17 @@ def find_cards(
             _report("with corner cards", kept)
         kept += [o for o in oversized
                  if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
+    if backs:
+        # where no card was found, a blob of dense edges of a card's shape: a dark
+        # patterned back on a pale cloth is in none of the views above (not brighter
+        # than the table, not unlike its colour, and its own pattern cuts every
+        # edge-free region inside it: dev scenes 2014 and 2059 found no back at all,
+        # spit piles included).  Not for photos, where only faces count
+        blobs = _drop_table_patches(work, _select(_off_border(
+            _edge_blobs(masks, min_area, max_area, support), work.shape[:2]), support))
+        kept += [b for b in blobs if not any(
+            _polygon_overlap(b.quad, k.quad) > 0.3 * min(b.area, k.area) for k in kept)]
+        _report("with edge blobs", kept)
     kept = [_Candidate(_snap_to_edges(c.quad, thin), c.score, c.area) for c in kept]
     covered = _covered_flags(kept, support)
 

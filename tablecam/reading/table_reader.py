@@ -321,7 +321,8 @@ class TableReader:
             else:
                 if dealt is None and (self.geometry is not None
                                       or self._frames % RELOCATE_EVERY == 0):
-                    seen = read_cards(image, find_cards(image, min_width=smallest, piles=False),
+                    seen = read_cards(image, find_cards(image, min_width=smallest, piles=False,
+                                                        backs=True),
                                       self.classifier)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen)
@@ -546,7 +547,8 @@ class TableReader:
             # (a column's top lies whole: an outline well under a card's width there is a
             # court card's picture frame or a pip group, which the reader may take for a back)
             narrowest = 0.0 if zone in PILE_ZONES else COLUMN_MIN_WIDTH * geometry.card_width
-            for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width):
+            for f in find_cards(crop, min_width=lo, max_width=hi, card_width=geometry.card_width,
+                                backs=True):
                 corners = f.corners + offset
                 if not _belongs(geometry, zone, corners) or f.width < narrowest:
                     continue
