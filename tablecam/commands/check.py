@@ -64,7 +64,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def zones_from_image(image: npt.NDArray[np.uint8]) -> tuple[Any, str]:
     """The table geometry seen in ``image`` (mat first, then a dealt layout), and how."""
-    from tablecam.geometry import DealtCard, GeometryError, geometry_from_deal
+    from tablecam.geometry import DealtCard, GeometryError, LayoutMisfitError, geometry_from_deal
     from tablecam.geometry.mat import find_mat
     from tablecam.reading.finder import find_cards
 
@@ -74,6 +74,10 @@ def zones_from_image(image: npt.NDArray[np.uint8]) -> tuple[Any, str]:
     found = find_cards(image, backs=True)  # as the table reader looks
     try:
         geometry = geometry_from_deal([DealtCard(card.corners, card.face_up) for card in found])
+    except LayoutMisfitError as misfit:
+        # what the table reader would take after a second: show it, with the reason
+        return misfit.layout, (f"from the dealt cards as best they fit ({misfit}); "
+                               "check the drawn zones lie on the cards")
     except GeometryError as error:
         return None, f"no table zones seen: {error}; lay the mat or deal both tableaux"
     return geometry, "from the dealt cards"

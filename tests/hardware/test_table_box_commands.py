@@ -17,6 +17,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from tablecam.capture.fake import FakeCamera
+from tablecam.cards import FULL_DECK
 from tablecam.cli import main
 from tablecam.commands.check import check_buttons, check_camera, check_speech
 from tablecam.commands.run import build_table_box
@@ -25,6 +26,7 @@ from tablecam.geometry.mat import render_mat
 from tablecam.inputs import ButtonPress
 from tablecam.inputs.clock import PipelineClock
 from tablecam.inputs.gpio import GpioButtons
+from tablecam.reading.scenes import background, spit_deal_scene
 
 BUTTONS = ButtonsConfig(spit="GPIO17", slap_a="GPIO27", slap_b="GPIO22", debounce_ms=30)
 PIN_OF = {"the spit button": "GPIO17", "player A's slap pad": "GPIO27",
@@ -60,6 +62,22 @@ def test_camera_step_without_a_table(tmp_path: Path) -> None:
     result = check_camera(FakeCamera([blank]), tmp_path / "blank.png")
     assert result.ok and "no table zones seen" in result.message
     assert not check_camera(FakeCamera([]), tmp_path / "none.png").ok
+
+
+def test_camera_step_shows_a_deal_with_a_column_not_found(tmp_path: Path) -> None:
+    # B3's card is not found (painted over with the cloth): the zones the table reader
+    # would take after a second are drawn, and the message says they were inferred
+    scene = spit_deal_scene(FULL_DECK[:10], size=(1920, 1080), px_per_mm=2.2, seed=3)
+    image = scene.image.copy()
+    cloth = background((1920, 1080), (40, 90, 40), 3)
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(scene.truth["B3"][0]).astype(np.int32), 255)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8))
+    image[mask > 0] = cloth[mask > 0]
+    result = check_camera(FakeCamera([image]), tmp_path / "partial.png")
+    assert result.ok, result.message
+    assert "14 zones from the dealt cards as best they fit" in result.message
+    assert "column(s) not found" in result.message
 
 
 def _press_later(factory: MockFactory, pin: str) -> None:
