@@ -264,6 +264,21 @@ def _spit_like(card: DealtCard, width: float, down: npt.NDArray[np.float64]) -> 
     return abs(float(np.dot(_long_axis(card.corners), down))) >= 0.8
 
 
+def _dealt_size(cards: Sequence[DealtCard]) -> tuple[float, npt.NDArray[np.float64]]:
+    """The dealt cards' median short side (pixels) and the unit direction their long
+    sides lie along (down the image)."""
+    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in cards]))
+    down = np.median([_long_axis(c.corners) for c in cards], axis=0)
+    return width, down / max(float(np.linalg.norm(down)), 1e-6)
+
+
+def _all_whole(row: Sequence[DealtCard]) -> bool:
+    """Does every card of a row show whole (none under 0.7 of the row's median area: a
+    card half under the dealer's hand is found as its visible part)?"""
+    areas = np.array([cv2.contourArea(c.corners.astype(np.float32)) for c in row])
+    return float(areas.min()) >= 0.7 * float(np.median(areas))
+
+
 def _rows_layout(cards: Sequence[DealtCard], top: list[DealtCard], bottom: list[DealtCard],
                  homography: npt.NDArray[np.float64],
                  virtual: Sequence[DealtCard] = ()) -> TableGeometry:
@@ -280,11 +295,7 @@ def _rows_layout(cards: Sequence[DealtCard], top: list[DealtCard], bottom: list[
         if not any(card is v for v in virtual):
             zones[f"B{5 - i}"] = _grow_quad(card.corners, 1.2, 1.15)
     columns = [zones[z] for z in COLUMN_IDS]
-    real = [c for c in bottom + top if not any(c is v for v in virtual)]
-    widths = [float(np.linalg.norm(c.corners[1] - c.corners[0])) for c in real]
-    card_width = float(np.median(widths))
-    down = np.median([_long_axis(c.corners) for c in real], axis=0)
-    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    card_width, down = _dealt_size([c for c in bottom + top if not any(c is v for v in virtual)])
     spit_seen: set[ZoneId] = set()
     backs = [card for card in cards if not card.face_up
              and _spit_like(card, card_width, down)
@@ -415,9 +426,7 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int, int] 
         return None
     # face-down cards lying as the dealt ones do: where the spit piles may be, which
     # tells which end of a row a missing column is at
-    width = float(np.median([np.linalg.norm(c.corners[1] - c.corners[0]) for c in up]))
-    down = np.median([_long_axis(c.corners) for c in up], axis=0)
-    down = down / max(float(np.linalg.norm(down)), 1e-6)
+    width, down = _dealt_size(up)
     backs = np.array([c.corners.mean(axis=0) for c in cards
                       if not c.face_up and _spit_like(c, width, down)],
                      np.float64).reshape(-1, 2)
@@ -458,11 +467,9 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int, int] 
                 return None
             break
     _, top, bottom, virtual, homography = best
-    for row in (top, bottom):  # as for a whole deal: wait for whole views
-        areas = np.array([cv2.contourArea(c.corners.astype(np.float32)) for c in row
-                          if not any(c is v for v in virtual)])
-        if float(areas.min()) < 0.7 * float(np.median(areas)):
-            return None
+    if not all(_all_whole([c for c in row if not any(c is v for v in virtual)])
+               for row in (top, bottom)):
+        return None  # as for a whole deal: wait for whole views
     used = {id(c) for c in top + bottom}
     left_out = sum(id(c) not in used for c in top_band + bottom_band)
     return _rows_layout(cards, top, bottom, homography, virtual), 10 - len(virtual), left_out
@@ -530,12 +537,10 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
     # round, so wait for a frame where every dealt card shows whole (judged within its
     # own row, which a tilted camera sees at its own scale; a larger outline, two
     # touching cards found as one, is not transient and is left to the finder)
-    for row in (top, bottom):
-        areas = np.array([cv2.contourArea(c.corners.astype(np.float32)) for c in row])
-        if float(areas.min()) < 0.7 * float(np.median(areas)):
-            raise GeometryError(
-                "a dealt card shows only in part (covered, or still being laid down); "
-                "the layout needs all ten whole")
+    if not all(_all_whole(row) for row in (top, bottom)):
+        raise GeometryError(
+            "a dealt card shows only in part (covered, or still being laid down); "
+            "the layout needs all ten whole")
     layout = _rows_layout(cards, top, bottom, homography)
     # half a card's width of misfit leaves room for a sloppy deal
     if misfit > 0.5:

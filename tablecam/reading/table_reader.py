@@ -254,8 +254,7 @@ class TableReader:
         except LayoutMisfitError as misfit:
             if self.geometry is not None:
                 return None  # zones in use (or one taken already): only a fitting layout
-            first = t if self._misfit is None else self._misfit[0]
-            self._misfit = (first, misfit.layout)
+            self._note_misfit(t, misfit.layout)
             return None
         except GeometryError:
             pass
@@ -272,9 +271,14 @@ class TableReader:
             layout = misfit.layout
         except GeometryError:
             return None
+        self._note_misfit(t, layout)
+        return None
+
+    def _note_misfit(self, t: float, layout: TableGeometry) -> None:
+        """Hold ``layout`` as the latest misfitting one, taken after ``MISFIT_PATIENCE_S``
+        from the first such (``read``) unless a fitting deal comes."""
         first = t if self._misfit is None else self._misfit[0]
         self._misfit = (first, layout)
-        return None
 
     def _remember_cards(self, t: float, seen: Sequence[SeenCard]) -> list[SeenCard]:
         """This search's cards and those the recent ones found elsewhere.
@@ -333,8 +337,7 @@ class TableReader:
                         if merged is not None:
                             # a whole deal only from several searches' cards (one may
                             # have been caught while being laid): taken as a misfit is
-                            first = frame.t if self._misfit is None else self._misfit[0]
-                            self._misfit = (first, merged)
+                            self._note_misfit(frame.t, merged)
                 elif dealt is None:
                     # without zones the quick finder looks every frame, the thorough one
                     # (several times slower; far more so on a Pi) every n frames only:
