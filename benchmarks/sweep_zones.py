@@ -41,7 +41,7 @@ def sweep_one(seed: int, seconds: float = 30.0, step: int = 10) -> Scene:
     from tablecam.reading.table_reader import TableReader
     from tablecam.render.decks import list_decks
     from tablecam.render.frame import FrameRenderer
-    from tablecam.render.label_reader import top_labels, zone_truth
+    from tablecam.render.label_reader import zone_agreement
     from tablecam.render.video import prepare_game
 
     cv2.setNumThreads(1)
@@ -59,15 +59,9 @@ def sweep_one(seed: int, seconds: float = 30.0, step: int = 10) -> Scene:
         if first is None and reader.geometry is not None:
             first = index / 30
             spit_seen = len(reader.geometry.spit_seen)
-        top = top_labels(labels)
-        for zone, seen in reading.zones.items():
-            label = top.get(zone)
-            if seen.state == "covered" or (label is not None and label.visible < 0.6):
-                continue
-            if (seen.state, seen.card) == zone_truth(label):
-                agree += 1
-            else:
-                disagree += 1
+        right, wrong = zone_agreement(reading.zones, labels)
+        agree += right
+        disagree += wrong
     return Scene(seed, game.scene.deck.name, first, agree, disagree, spit_seen)
 
 

@@ -8,7 +8,7 @@ never used to referee a game.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 import cv2
@@ -87,3 +87,20 @@ def zone_truth(label: CardLabel | None) -> tuple[str, Card | None]:
     if label is None:
         return ("empty", None)
     return ("face_up", label.card) if label.face_up else ("face_down", None)
+
+
+def zone_agreement(zones: Mapping[str, table_reader.ZoneObservation],
+                   labels: list[CardLabel]) -> tuple[int, int]:
+    """How many of a frame's zone readings agree with the truth and how many do not;
+    zones whose top card shows less than 60 %, and ``covered`` readings, are left out."""
+    top = top_labels(labels)
+    agree = disagree = 0
+    for zone, seen in zones.items():
+        label = top.get(zone)
+        if seen.state == "covered" or (label is not None and label.visible < 0.6):
+            continue
+        if (seen.state, seen.card) == zone_truth(label):
+            agree += 1
+        else:
+            disagree += 1
+    return agree, disagree

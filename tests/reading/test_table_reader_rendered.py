@@ -7,7 +7,7 @@ import pytest
 
 from tablecam.capture import Frame
 from tablecam.reading.table_reader import TableReader
-from tablecam.render.label_reader import LabelReader, top_labels, zone_truth
+from tablecam.render.label_reader import LabelReader, zone_agreement
 
 render_video = pytest.importorskip("tablecam.render.video")
 render_frame = pytest.importorskip("tablecam.render.frame")
@@ -25,15 +25,9 @@ def test_zones_of_a_rendered_game_match_the_truth() -> None:
             image, labels = renderer.frame_with_labels(index / 30, index)
             labels_reader.show(labels)
             reading = reader.read(Frame(index / 30, image))
-            top = top_labels(labels)
-            for zone, seen in reading.zones.items():
-                lab = top.get(zone)
-                if seen.state == "covered" or (lab is not None and lab.visible < 0.6):
-                    continue
-                if (seen.state, seen.card) == zone_truth(lab):
-                    agree += 1
-                else:
-                    disagree += 1
+            right, wrong = zone_agreement(reading.zones, labels)
+            agree += right
+            disagree += wrong
     assert reader.geometry is not None
     assert agree > 300
     assert disagree <= 0.03 * (agree + disagree)
