@@ -130,6 +130,9 @@ class Referee:
         #: take counts (a spit card seen twice, in pieces or not at all changes nothing).
         self._spat: dict[Pile, int] = {p: 0 for p in PILES}
         self._plays: dict[Pile, list[Card | None]] = {p: [] for p in PILES}
+        #: Piles owed a spit card: a spit turn fed them (their player had spit cards) and
+        #: the camera saw nothing land there, so the top we have is not the top.
+        self._owed: set[Pile] = set()
         self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
         self._stall_at = -1e9  # when the last "Spit!" was called
         self._last_play: dict[Seat, float] = {}
@@ -229,6 +232,7 @@ class Referee:
         self._misfits.clear()
         self._spat = {p: 0 for p in PILES}
         self._plays = {p: [] for p in PILES}
+        self._owed.clear()
         self._last_play.clear()
         self._landed.clear()
         self._last_to_centre = None
@@ -294,7 +298,12 @@ class Referee:
             # game 2005: an unread top taken for one moved that player's pile to the
             # other side, and both piles' counts were one out)
             self.table.piles[pile].append(card)
+            self._owed.discard(pile)
         if self._spit_due > 0 and (fed or not event.cards):
+            # A player with spit cards whose pile got none: their card went down unseen
+            # (dev game 2035: a spit card on a pile read empty, then "Spit!" on the other
+            # pile alone while that card was a play).
+            self._owed.update(self.spit_pile[s] for s in feeders)
             self._spit_turned()
         # Spit cards seen when no spit was due (a pile misread, a spit seen twice) are
         # kept on the pile but take nothing from a spit pile: the take counts keep the total.
@@ -340,6 +349,7 @@ class Referee:
             self._misfits.append((pile, card))
         self.table.remove_top(seat, column)
         self.table.piles[pile].append(card)
+        self._owed.discard(pile)
         self._plays[pile].append(card)
         if card is not None:
             self._played_from[card] = (seat, column)
@@ -531,7 +541,7 @@ class Referee:
     def _camera_agrees(self) -> bool:
         """Does the camera show every column settled as the table has it (the same top,
         or empty)?  A stall is called only then: a top the table has wrong may be playable."""
-        if any(pile in self._unnamed for pile in self.table.fed_piles()):
+        if self._owed or any(pile in self._unnamed for pile in self.table.fed_piles()):
             return False
         for seat in SEATS:
             shown = self._shown.get(seat)

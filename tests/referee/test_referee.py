@@ -621,3 +621,21 @@ def test_a_lone_spitter_keeps_to_one_pile_and_a_card_seen_on_the_other_is_no_spi
     assert referee.table.sides["A"].spit == 1
     referee.observe(Takeback(3.3, 1, "A", c("5S"), "left"))
     assert referee.table.piles["left"] == [] and referee.table.piles["right"] == [c("10D"), c("JD")]
+
+
+def test_no_spit_is_called_while_a_spit_card_turned_onto_one_pile_was_never_seen() -> None:
+    # dev game 2035: both players turned a spit card, the camera read the right pile
+    # empty, and "Spit!" was called on the left card alone while A's 4H fitted the
+    # unseen right card
+    referee = Referee()
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(5, 11, tuple(c(x) for x in ("2C", "2D", "2H", "2S", "3C"))),
+        "B": TableauView(5, 11, tuple(c(x) for x in ("5C", "5D", "5H", "5S", "6C"))),
+    }))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("QD")}))  # no tableau card fits QD
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    assert referee.table.sides["A"].spit == 10 and referee.table.sides["B"].spit == 10
+    # the right card is seen at last, and it is no play either: now the table is stuck
+    calls = referee.observe(Spit(2.6, 1, {"right": c("9H")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    assert referee.table.sides["A"].spit == 10  # the same spit turn, not another
