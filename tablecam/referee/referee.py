@@ -54,6 +54,9 @@ ANSWER_S = 2.0
 #: A round's winner whose spit pile the camera shows empty while our count still holds
 #: at most this many spit cards has run out of cards: the count drifted.
 SPIT_DRIFT = 2
+#: A named reveal this soon after an unread one on the same column (no card left it
+#: between) is the same card read.  The tracker's second look came 0.3-1.0 s later.
+RENAMED_REVEAL_S = 3.0
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
@@ -133,6 +136,9 @@ class Referee:
         #: Piles owed a spit card: a spit turn fed them (their player had spit cards) and
         #: the camera saw nothing land there, so the top we have is not the top.
         self._owed: set[Pile] = set()
+        #: Columns whose top was turned unread, and when: a named reveal there soon after
+        #: is that card read, not another card turned.
+        self._unread_reveal: dict[tuple[Seat, int], float] = {}
         self._stall_unpressed = False  # a "Spit!" called that the players' press will answer
         self._stall_at = -1e9  # when the last "Spit!" was called
         self._last_play: dict[Seat, float] = {}
@@ -233,6 +239,7 @@ class Referee:
         self._spat = {p: 0 for p in PILES}
         self._plays = {p: [] for p in PILES}
         self._owed.clear()
+        self._unread_reveal.clear()
         self._last_play.clear()
         self._landed.clear()
         self._last_to_centre = None
@@ -348,6 +355,7 @@ class Referee:
                 and not card.fits_on(top) and card.fits_on(other)):
             self._misfits.append((pile, card))
         self.table.remove_top(seat, column)
+        self._unread_reveal.pop((seat, column), None)
         self.table.piles[pile].append(card)
         self._owed.discard(pile)
         self._plays[pile].append(card)
@@ -572,6 +580,18 @@ class Referee:
 
     def _reveal(self, event: Reveal) -> list[Call]:
         col = self.table.column(event.player, event.column)
+        unread_at = self._unread_reveal.pop((event.player, event.column), None)
+        if (col is not None and col.has_up and col.up is None and event.card is not None
+                and unread_at is not None and event.t - unread_at <= RENAMED_REVEAL_S
+                and not self._placed(event.card)):
+            # The same reveal, named this time: the card turned moments ago and not read
+            # is this one, and no other card was turned (dev game 2035: six reveals seen
+            # twice, the first time unread; each took a face-down card more off its
+            # column, and with B4's count gone a "Spit!" came while B could move 3S into
+            # an empty column to turn the card under it).
+            return self.identify(event.t, event.player, event.column, event.card)
+        if event.card is None:
+            self._unread_reveal[(event.player, event.column)] = event.t
         if col is not None and col.has_up and col.down > 0:
             self._left_unseen(col.up)  # a new face over a top never seen leaving
         self.table.reveal(event.player, event.column, event.card)
@@ -586,6 +606,7 @@ class Referee:
                                                None, event.to_column),
                               f"Illegal move by {self._name(event.player)}: {reason}."))
         self.table.remove_top(event.player, event.from_column)
+        self._unread_reveal.pop((event.player, event.from_column), None)
         self.table.put_on_column(event.player, event.to_column, event.card)
         return calls + self._after_change(event.t)
 

@@ -639,3 +639,22 @@ def test_no_spit_is_called_while_a_spit_card_turned_onto_one_pile_was_never_seen
     calls = referee.observe(Spit(2.6, 1, {"right": c("9H")}))
     assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
     assert referee.table.sides["A"].spit == 10  # the same spit turn, not another
+
+
+def test_a_reveal_seen_unread_then_named_takes_one_face_down_card_not_two() -> None:
+    # dev game 2035: the tracker saw B4's turned card unread, then named it: two
+    # reveals, the column's count ran out a card early, and "Spit!" was called while
+    # B could still move 3S into an empty column to turn the card under it
+    referee = dealt(["2C", "2D", "2H", "2S", "3C"], ["5C", "5D", "5H", "5S", "6C"])
+    referee.observe(Spit(1.5, 1, {"left": c("7H"), "right": c("KS")}))
+    referee.observe(Play(2.0, 1, "B", c("6C"), "left", 5))
+    referee.observe(Reveal(2.4, 1, "B", 5, None))
+    referee.observe(Reveal(2.9, 1, "B", 5, c("7D")))
+    b5 = referee.table.column("B", 5)
+    assert b5 is not None and b5.up == c("7D") and b5.down == 3
+    # turned again after 7D was played: that is a new card
+    referee.observe(Play(4.0, 1, "B", c("7D"), "left", 5))
+    referee.observe(Reveal(4.3, 1, "B", 5, None))
+    referee.observe(Play(5.0, 1, "B", None, "right", 5))
+    referee.observe(Reveal(5.4, 1, "B", 5, c("QC")))
+    assert b5.up == c("QC") and b5.down == 1
