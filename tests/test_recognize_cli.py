@@ -113,3 +113,26 @@ def test_a_missing_model_is_one_clear_sentence(tmp_path: Path,
     assert main(["recognize", "--model", str(tmp_path / "none.onnx"), str(path)]) == 2
     err = capsys.readouterr().err
     assert "none.onnx" in err and "train" in err and "Traceback" not in err
+
+
+
+def test_the_top_card_of_a_column_is_read_with_its_own_outline_not_its_stacks() -> None:
+    # dev still 700022: 10D's outline took in the face-down cards sticking out below
+    # it (IoU 0.65 with the card) and it went unread; the top card found inside the
+    # stack's outline reads
+    from tablecam.reading.classifier import CardClassifier, default_model_path
+    from tablecam.reading.recognize import recognize
+    from tablecam.render.decks import list_decks
+    from tablecam.render.stills import render_still
+
+    decks = list_decks()
+    if not decks or not default_model_path().exists():
+        pytest.skip("needs the Debian card art and the committed model")
+    image, labels = render_still(700022, decks=decks)
+    (truth,) = [np.array(lab.corners, np.float32) for lab in labels
+                if lab.card is not None and lab.card.code == "10D" and lab.face_up]
+    result = recognize(image, CardClassifier(None))
+    (got,) = [c for c in result.cards if c.card is not None and c.card.code == "10D"]
+    inter, _ = cv2.intersectConvexConvex(truth.reshape(-1, 1, 2), got.corners.reshape(-1, 1, 2))
+    union = cv2.contourArea(truth) + cv2.contourArea(got.corners) - inter
+    assert inter / union >= 0.85

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
-from tablecam.reading.finder import find_cards_thorough
+from tablecam.reading.finder import find_cards_thorough, find_pile_tops
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
@@ -38,6 +38,15 @@ SECOND_LOOK_GROWTH = (1.25, 0.9)
 #: edge or on wood grain makes an outline too long, one found on a court card's
 #: picture frame too short.
 SHAPE_TOLERANCE = 1.1
+
+
+#: An outline more than this many times a lone card's area (the median named card's),
+#: or off the card's shape by more than ``SHAPE_TOLERANCE``, may be a stack: the top
+#: card with what sticks out below it (a tableau column on its face-down cards, a
+#: centre pile, a fanned hand).  The top card is sought inside it.
+STACK_AREA = 1.2
+#: At most this many possible stacks are searched in one photo.
+STACK_SEARCHES = 16
 
 
 class ImageError(TablecamError):
@@ -106,9 +115,13 @@ def _quality_note(image: npt.NDArray[np.uint8]) -> str:
 def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
     """Every face-up card in a BGR image."""
     height, width = image.shape[:2]
-    seen = read_cards(image, find_cards_thorough(image), reader)
-    cards = _second_look(image, [RecognizedCard(s.card, s.confidence, s.corners, s.covered)
-                                 for s in seen if s.face_up], reader)
+    found = find_cards_thorough(image)
+    seen = read_cards(image, found, reader)
+    cards = [RecognizedCard(s.card, s.confidence, s.corners, s.covered) for s in seen if s.face_up]
+    # outlines read as a back or as no card may be stacks too: a face on face-down cards
+    faces = {id(c.corners) for c in cards}
+    others = [f.corners for f in found if id(f.corners) not in faces]
+    cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
     note = "" if cards else _quality_note(image)
     return Recognition(width, height, cards, note)
 
@@ -146,6 +159,84 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     named = [c.card for c in cards if c.card is not None] + [c.card for c in best.values()]
     return [best[i] if i in best and named.count(best[i].card) == 1 else c
             for i, c in enumerate(cards)]
+
+
+def _sides(corners: npt.NDArray[np.float32]) -> tuple[float, float]:
+    """The mean short and long side of an outline."""
+    c = corners.astype(np.float64)
+    a = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    b = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
+    return float(min(a, b)), float(max(a, b))
+
+
+def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
+    """The share of ``quad``'s area that lies inside ``outline``."""
+    area = float(cv2.contourArea(quad))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(quad.reshape(-1, 1, 2), outline.reshape(-1, 1, 2))
+    return float(inter) / area
+
+
+def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+               others: list[npt.NDArray[np.float32]], reader: CardReader) -> list[RecognizedCard]:
+    """Outlines that look like stacks (``STACK_AREA``) give way to the top card found
+    inside them (``find_pile_tops``, at the size of the photo's named cards), when the
+    reader names that card and the outline named no other one.  ``others`` are outlines
+    the reader took for a back or for no card: a face found on top of one is added."""
+    named = [_sides(c.corners) for c in cards if c.card is not None]
+    if not named:
+        return cards
+    cards = cards + [RecognizedCard(None, 0.0, corners, False) for corners in others]
+    faces = len(cards) - len(others)
+    width = float(np.median([short for short, _ in named]))
+    lone = width * width * CARD_H / CARD_W
+    height_px, width_px = image.shape[:2]
+    owners: list[int] = []
+    tops: list[npt.NDArray[np.float32]] = []
+    for i, card in enumerate(cards):
+        short, long = _sides(card.corners)
+        area = float(cv2.contourArea(card.corners))
+        ratio = (long / max(short, 1e-6)) / (CARD_H / CARD_W)
+        if area <= STACK_AREA * lone and 1 / SHAPE_TOLERANCE <= ratio <= SHAPE_TOLERANCE:
+            continue
+        if short < 0.8 * width or len(set(owners)) >= STACK_SEARCHES:
+            continue
+        margin = 0.15 * width
+        x0, y0 = np.maximum(card.corners.min(axis=0) - margin, 0).astype(int)
+        x1 = int(min(card.corners[:, 0].max() + margin, width_px))
+        y1 = int(min(card.corners[:, 1].max() + margin, height_px))
+        offset = np.array([x0, y0], np.float32)
+        centre = card.corners.mean(axis=0)
+        grown = (centre + (card.corners - centre) * 1.1).astype(np.float32)
+        for top in find_pile_tops(np.ascontiguousarray(image[y0:y1, x0:x1]), width)[:2]:
+            quad = (top.corners + offset).astype(np.float32)
+            if _inside(quad, grown) >= 0.9:
+                owners.append(i)
+                tops.append(quad)
+    if not owners:
+        return cards[:faces]
+    reads = reader.read([warp_card(image, q) for q in tops])
+    best: dict[int, RecognizedCard] = {}
+    for i, quad, read in zip(owners, tops, reads, strict=True):
+        if read.kind != "face" or read.card is None:
+            continue
+        if cards[i].card is not None and read.card != cards[i].card:
+            continue
+        if i not in best or read.confidence > best[i].confidence:
+            best[i] = RecognizedCard(read.card, float(read.confidence), quad, cards[i].covered)
+    taken: list[Card | None] = [c.card for i, c in enumerate(cards)
+                                if c.card is not None and i not in best]
+    out = [best[i] if i in best and best[i].card not in taken else c
+           for i, c in enumerate(cards[:faces])]
+    for i in range(faces, len(cards)):
+        added = best.get(i)
+        if added is None or added.card in taken or any(
+                _inside(added.corners, c.corners) > 0.5 for c in out):
+            continue
+        out.append(added)
+        taken.append(added.card)
+    return out
 
 
 def _reshaped(corners: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
