@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
-from tablecam.reading.finder import find_cards_thorough, find_pile_tops
+from tablecam.reading.finder import _sides, find_cards_thorough, find_pile_tops
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
@@ -159,14 +159,6 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     named = [c.card for c in cards if c.card is not None] + [c.card for c in best.values()]
     return [best[i] if i in best and named.count(best[i].card) == 1 else c
             for i, c in enumerate(cards)]
-
-
-def _sides(corners: npt.NDArray[np.float32]) -> tuple[float, float]:
-    """The mean short and long side of an outline."""
-    c = corners.astype(np.float64)
-    a = (np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
-    b = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
-    return float(min(a, b)), float(max(a, b))
 
 
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
