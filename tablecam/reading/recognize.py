@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
-from tablecam.reading.finder import _sides, find_cards_thorough, find_pile_tops
+from tablecam.reading.finder import _polygon_overlap, _sides, find_cards_thorough, find_pile_tops
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
@@ -164,10 +164,7 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
     """The share of ``quad``'s area that lies inside ``outline``."""
     area = float(cv2.contourArea(quad))
-    if area <= 0:
-        return 0.0
-    inter, _ = cv2.intersectConvexConvex(quad.reshape(-1, 1, 2), outline.reshape(-1, 1, 2))
-    return float(inter) / area
+    return _polygon_overlap(quad, outline) / area if area > 0 else 0.0
 
 
 def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
