@@ -1405,13 +1405,22 @@ def find_cards_quick(image: npt.NDArray[np.uint8], *, min_width: float,
     return found
 
 
+#: The third look of ``find_cards_thorough``: the photo through a median filter this
+#: wide (pixels) per 1000 pixels of its longer side, odd and at least 3.
+SMOOTHED_LOOK_PX: Final = 5.5
+
+
 def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
-    """``find_cards`` on the image and on a copy at 2/3 size, merged.
+    """``find_cards`` on the image, on a copy at 2/3 size and on a median-filtered copy,
+    merged.
 
     Faint or broken outlines often close at the smaller size (and fine texture fades),
-    so the two looks find different cards; an outline from the second look is added
-    when it overlaps no card of the first.  For photos (``tablecam recognize``), where
-    time matters less than on a live table.
+    so the looks find different cards.  The median filter (``SMOOTHED_LOOK_PX``) wipes
+    out a patterned cloth's stripes, dots or checks, finer than a card, while a card's
+    sides stay where they are: pale cards on a pale striped cloth, whose outlines the
+    stripes cut into pieces in every view of the first two looks, come out whole.  An
+    outline from a later look is added when it overlaps no card of an earlier one.  For
+    photos (``tablecam recognize``), where time matters less than on a live table.
     """
     found = find_cards(image, corners=True)
     if image.ndim != 3 or min(image.shape[:2]) < 48:
@@ -1420,11 +1429,14 @@ def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
     small = np.asarray(cv2.resize(image, (width * 2 // 3, height * 2 // 3),
                                   interpolation=cv2.INTER_AREA), np.uint8)
     back = np.array([width / small.shape[1], height / small.shape[0]], np.float32)
+    kernel = max(3, int(round(SMOOTHED_LOOK_PX * max(height, width) / 1000)) | 1)
+    smoothed = np.asarray(cv2.medianBlur(np.ascontiguousarray(image), kernel), np.uint8)
     merged = list(found)
-    for card in find_cards(small, corners=True):
-        corners = (card.corners * back).astype(np.float32)
-        area = float(cv2.contourArea(corners))
-        if all(_polygon_overlap(corners, f.corners) < 0.3 * min(area, float(cv2.contourArea(f.corners)))
-               for f in merged):
-            merged.append(FoundCard(corners, card.score, card.covered, card.face_up))
+    for look, scale in ((small, back), (smoothed, np.ones(2, np.float32))):
+        for card in find_cards(look, corners=True):
+            corners = (card.corners * scale).astype(np.float32)
+            area = float(cv2.contourArea(corners))
+            if all(_polygon_overlap(corners, f.corners)
+                   < 0.3 * min(area, float(cv2.contourArea(f.corners))) for f in merged):
+                merged.append(FoundCard(corners, card.score, card.covered, card.face_up))
     return merged
