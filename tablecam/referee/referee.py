@@ -576,6 +576,12 @@ class Referee:
                     return False
                 if not col.has_up and state == "face_up":
                     return False
+                if not col.has_up and col.down == 0 and state == "face_down":
+                    # A column we hold empty shows a back: no card goes face down into
+                    # an empty column, so a face lies there that the camera misreads (dev
+                    # game 2014: KD moved to A2, read as a back for nine seconds and
+                    # given up as lost; a "Spit!" came while KD fitted the new pile QH).
+                    return False
         return True
 
     def _reveal(self, event: Reveal) -> list[Call]:

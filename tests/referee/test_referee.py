@@ -658,3 +658,25 @@ def test_a_reveal_seen_unread_then_named_takes_one_face_down_card_not_two() -> N
     referee.observe(Play(5.0, 1, "B", None, "right", 5))
     referee.observe(Reveal(5.4, 1, "B", 5, c("QC")))
     assert b5.up == c("QC") and b5.down == 1
+
+
+def test_no_spit_is_called_while_a_column_held_empty_shows_a_back() -> None:
+    # dev game 2014: KD moved into A's empty column and was read as a back there for
+    # nine seconds; it was given up as gone, and "Spit!" came after the next spit turn
+    # although KD fitted the new QH.  No card goes face down into an empty column.
+    referee = Referee(RefereeRules(first_round_cards=4))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(1, 3, (c("KD"),)),
+                                  "B": TableauView(1, 3, (c("2C"),))}))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    misread = {"A": [("face_down", None)], "B": [("face_up", c("2C"))]}
+    referee.reconcile(2.5, misread)
+    a1 = referee.table.column("A", 1)
+    assert a1 is not None and not a1.has_up and a1.down == 0
+    calls = referee.observe(Spit(3.0, 1, {"left": c("QH"), "right": c("9C")}))
+    calls += referee.reconcile(3.2, misread)
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    # read at last: KD is there, and it is a play
+    referee.reconcile(3.5, {"A": [("face_up", c("KD"))], "B": [("face_up", c("2C"))]})
+    assert a1.up == c("KD")
+    assert referee.phase == "playing"
