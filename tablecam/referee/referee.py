@@ -57,6 +57,9 @@ SPIT_DRIFT = 2
 #: A named reveal this soon after an unread one on the same column (no card left it
 #: between) is the same card read.  The tracker's second look came 0.3-1.0 s later.
 RENAMED_REVEAL_S = 3.0
+#: A round ended by a card that is taken back (it lost a collision) this soon after,
+#: before any pile was taken, did not end: play goes on.
+UNENDED_S = 3.0
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
@@ -114,6 +117,10 @@ class Referee:
         self._alone: dict[Seat, Pile] = {}
         self._pending_slaps: list[ButtonPress] = []
         self._early_slaps: list[ButtonPress] = []  # slaps before the camera saw the round end
+        #: The round end now waiting for slaps: when, and the slaps pressed since (a
+        #: takeback of the winner's last card undoes it; ``UNENDED_S``).
+        self._ended_at = 0.0
+        self._slaps_since_end: list[ButtonPress] = []
         self._played_from: dict[Card, tuple[Seat, int]] = {}
         #: Tableau cards that left their column unseen this round, with the one pile whose
         #: top they fitted then (None: both or neither), for the take counts.
@@ -232,6 +239,7 @@ class Referee:
         self.round_winner = None
         self._pending_slaps.clear()
         self._early_slaps.clear()
+        self._slaps_since_end.clear()
         self._played_from.clear()
         self._unseen.clear()
         self._backed.clear()
@@ -618,6 +626,7 @@ class Referee:
 
     def _takeback(self, event: Takeback) -> list[Call]:
         pile = self.table.piles[event.pile]
+        back = False
         if pile and event.card is not None and pile[-1] == event.card:
             pile.pop()
             plays = self._plays[event.pile]
@@ -626,10 +635,21 @@ class Referee:
             seat, column = self._played_from.pop(event.card, (event.player, 0))
             if column:
                 self.table.put_on_column(seat, column, event.card)
+                back = True
         what = event.card.code if event.card is not None else "the card"
-        return [Call(event.t, self._stamp(event),
-                     f"Collision on the {event.pile} pile: {self._name(event.player)} takes back {what}."),
-                *self._after_change(event.t)]
+        said = f"Collision on the {event.pile} pile: {self._name(event.player)} takes back {what}."
+        if (back and self.phase == "round_over" and event.player == self.round_winner
+                and event.t - self._ended_at <= UNENDED_S
+                and self.table.sides[event.player].tableau_cards > 0):
+            # The card that ended the round lost a collision (dev game 2014: B's last
+            # card KS lay on A's last card JH, the camera saw KS first and B won; KS went
+            # back and JH was A's last): the round goes on, and the slaps pressed since
+            # count when it really ends.
+            self.phase, self.round_winner = "playing", None
+            self._early_slaps = self._slaps_since_end + self._pending_slaps
+            self._pending_slaps, self._slaps_since_end = [], []
+            said += f" {_sentence(self._name(event.player))} has not won the round yet; play on."
+        return [Call(event.t, self._stamp(event), said), *self._after_change(event.t)]
 
     def _after_change(self, t: float) -> list[Call]:
         """After the table changed: has a round ended, or is the game stuck?"""
@@ -696,6 +716,7 @@ class Referee:
             loser = other_seat(winner)
             return calls + self._settle(t, {loser: fed[0]})
         self.phase = "round_over"
+        self._ended_at, self._slaps_since_end = t, []
         early = [s for s in self._early_slaps if 0 <= t - s.t < EARLY_SLAP_S
                  and (self.rules.take == "slap_race" or s.player == winner)]
         self._early_slaps = []
@@ -749,6 +770,7 @@ class Referee:
                 self._early_slaps = [s for s in self._early_slaps if press.t - s.t < EARLY_SLAP_S]
                 self._early_slaps.append(press)
             return [echo, Call(press.t, None, f"No round has ended; the slap by {self._name(press.player)} does nothing.")]
+        self._slaps_since_end.append(press)
         if self.rules.take == "winner_chooses" and press.player != self.round_winner:
             assert self.round_winner is not None
             return [echo, Call(press.t, None,

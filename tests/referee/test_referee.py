@@ -680,3 +680,34 @@ def test_no_spit_is_called_while_a_column_held_empty_shows_a_back() -> None:
     referee.reconcile(3.5, {"A": [("face_up", c("KD"))], "B": [("face_up", c("2C"))]})
     assert a1.up == c("KD")
     assert referee.phase == "playing"
+
+
+def test_a_round_ended_by_a_card_that_lost_a_collision_goes_on() -> None:
+    # dev game 2014: both players' last cards went onto the left pile at once; B's KS
+    # lay on A's JH and was seen first, so B won; KS went back, and JH was A's last
+    # card: A won the round, and A's slap in between takes (the smaller pile)
+    referee = Referee(RefereeRules(first_round_cards=4))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(1, 3, (c("JH"),)),
+                                  "B": TableauView(1, 3, (c("KS"),))}))
+    referee.observe(Spit(2.0, 1, {"left": c("QC"), "right": c("5D")}))
+    calls = referee.observe(Play(3.0, 1, "B", c("KS"), "left", 1))
+    assert RoundEnd(3.0, 1, "B") in [call.event for call in calls]
+    assert referee.press(ButtonPress(3.2, "slap", "A"))[-1].say == \
+        "Player B won the round and chooses a pile first."
+    calls = referee.observe(Takeback(3.5, 1, "B", c("KS"), "left"))
+    assert calls[0].say == ("Collision on the left pile: player B takes back KS. "
+                            "Player B has not won the round yet; play on.")
+    assert referee.phase == "playing" and referee.table.column("B", 1).up == c("KS")  # type: ignore[union-attr]
+    calls = referee.observe(Play(3.6, 1, "A", c("JH"), "left", 1)) + referee.tick(5.0)
+    events = [call.event for call in calls if call.event is not None]
+    assert RoundEnd(3.6, 1, "A") in events
+    takes = [e for e in events if isinstance(e, Take)]
+    assert [(e.player, e.pile) for e in takes] == [("A", "right"), ("B", "left")]
+    # a takeback long after a round end, or of the loser's card, changes nothing
+    late = Referee(RefereeRules(first_round_cards=4))
+    late.observe(Deal(1.0, 1, {"A": TableauView(1, 3, (c("JH"),)),
+                               "B": TableauView(1, 3, (c("KS"),))}))
+    late.observe(Spit(2.0, 1, {"left": c("QC"), "right": c("5D")}))
+    late.observe(Play(3.0, 1, "B", c("KS"), "left", 1))
+    late.observe(Takeback(9.0, 1, "B", c("KS"), "left"))
+    assert late.phase == "round_over" and late.round_winner == "B"
