@@ -467,11 +467,16 @@ class Tracker:
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
         if (name in PILES and possible is not None and accepted is not None and best in (accepted, None)
-                and self._looked_since_hand(name, zone) and _likeliest_face(candidates) != accepted
-                and self._awaited(name)):
+                and self._looked_since_hand(name, zone) and self._awaited(name)
+                and (_likeliest_face(candidates) != accepted
+                     or (zone.accepted_named >= self.stable_frames and self._only_pile(name)))):
             # The reader, looking afresh after a hand, no longer likes the known top best
-            # while a card in a hand fits it: that card landed, though the reader cannot
-            # name it (``_pile_arrival`` takes it from the hand).
+            # while a card in a hand fits it, or no longer names the top it named surely
+            # before while no hand has been over the other pile since that card left:
+            # that card landed, though the reader cannot name it (``_pile_arrival`` takes
+            # it from the hand; dev game 2035: B's 8C, laid on 9C and liked as 9C but not
+            # named, was never reported, and the "Spit!" due then was not called while
+            # 8S still seemed to fit 9C).
             zone.unread_look = self._last_t
             return None
         if (name in PILES and zone.accepted == ("face_up", None) and zone.unread_look >= zone.accepted_at - 1.0
@@ -683,6 +688,14 @@ class Tracker:
             return False
         top = self._r.pile_cards[name][-1]
         return top is not None and any(card.fits_on(top) for card in self._in_hand)
+
+    def _only_pile(self, name: str) -> bool:
+        """Has no hand been over the other pile since the cards now in hands left their
+        columns (so that one of them can only have gone onto ``name``)?"""
+        if not self._in_hand:
+            return False
+        left = min(hand.since for hand in self._in_hand.values())
+        return all(self._zones.get(p, _Zone()).last_hidden < left for p in PILES if p != name)
 
     def _held_fit(self, name: str, card: Card | None) -> bool:
         """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming

@@ -219,6 +219,18 @@ def test_an_unread_card_landing_on_the_pile_a_held_card_fits_is_reported_at_once
     assert plays[0].t - landed <= 3 / 30 + 1e-9  # as soon as a named card would be
 
 
+def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -> None:
+    # dev game 2035: B's 8C went onto 9C; the reader, which had named 9C surely, now
+    # liked 9C best for the new card without naming it, and the play was never reported
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    for i in range(12):  # 7C on 8H, liked as 8H
+        reading = frame(1.3 + i / 30, **dict(BASE, A1="empty"))
+        out += tracker.update(unread(reading, "left", ("8H", 0.8), ("7C", 0.1)))
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+
+
 def test_a_pile_top_blurred_by_a_passing_hand_is_no_new_card() -> None:
     tracker = started()
     out = run(tracker, [(1.0 + i / 30, dict(BASE, right="covered")) for i in range(6)])
