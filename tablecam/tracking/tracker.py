@@ -145,6 +145,8 @@ class _Zone:
     covered_since: float = -1e9
     #: the reader's likeliest faces in the zone's last face-up reading
     looks: tuple[tuple[Card, float], ...] = ()
+    #: the last frame in which the reader itself named the zone's accepted card there
+    named_at: float = -1e9
 
 
 @dataclass(slots=True)
@@ -323,6 +325,8 @@ class Tracker:
                 zone.looks = tuple(looks)
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             named = int(value[1] is not None and obs.card == value[1])
+            if named and value == zone.accepted:
+                zone.named_at = t
             same_face = _likeliest_face(getattr(obs, "candidates", ()) or ()) == _likeliest_face(
                 tuple(zone.evidence.items())) is not None
             if state == "face_up" and zone.accepted == ("face_up", None) and value == zone.accepted:
@@ -946,6 +950,20 @@ class Tracker:
             return out
         for i in range(1, 6):
             if i != column and self._column_value(seat, i) == ("face_up", card):
+                old = self._zones[f"{seat}{i}"]
+                down = self._r.down.get((seat, i), 0)
+                if (was_empty and not old.covered
+                        and old.named_at < old.last_hidden < old.last_read):
+                    # The old column, read afresh since a hand was over it, shows a face
+                    # the reader cannot name: the card moved here and the face-down card
+                    # under it was turned, whatever our count of them said (dev game
+                    # 2035: 3D moved from A5 to A4 over an unread KC; A5 was taken to
+                    # hold 3D still, the move was never reported, and no "Spit!" came at
+                    # the players' press).
+                    old.accepted, old.accepted_at, old.accepted_named = ("face_up", None), t, 0
+                    self._r.down[(seat, i)] = max(0, down - 1)
+                    return [Move(t, self.round, seat, card, i, column),
+                            Reveal(t, self.round, seat, i, None)]
                 return out  # still shown in its old column: the move is reported on departure
         down = self._r.down.get((seat, column), 0)
         if down > 0:

@@ -11,6 +11,7 @@ from tablecam.events import (
     AnyEvent,
     Button,
     Deal,
+    Move,
     Play,
     Reveal,
     Spit,
@@ -229,6 +230,22 @@ def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -
         reading = frame(1.3 + i / 30, **dict(BASE, A1="empty"))
         out += tracker.update(unread(reading, "left", ("8H", 0.8), ("7C", 0.1)))
     assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+
+
+def test_a_card_moved_off_a_face_the_reader_cannot_name_is_a_move_and_a_reveal() -> None:
+    # dev game 2035: 3D moved from A5 into the empty A4 over KC, which the reader never
+    # named; A5 was taken to hold 3D still, and the move went unreported
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    after = dict(BASE, A1="empty", left="7C")
+    out = run(tracker, [(2.0 + i / 30, dict(after, A1="covered", A2="covered")) for i in range(5)])
+    for i in range(12):
+        reading = frame(2.2 + i / 30, **dict(after, A1="9D"))
+        out += tracker.update(unread(reading, "A2", ("KS", 0.4), ("KC", 0.35)))
+    assert [e for e in out if isinstance(e, Move | Reveal)] == [
+        Move(out[0].t, 1, "A", c("9D"), 2, 1), Reveal(out[0].t, 1, "A", 2, None)]
 
 
 def test_a_pile_top_blurred_by_a_passing_hand_is_no_new_card() -> None:
