@@ -1,6 +1,7 @@
 """Recognising the face-up cards in a photo: load, find, read (``tablecam recognize``).
 
-``recognize(image, reader)`` finds every card outline (at two sizes of the photo),
+``recognize(image, reader)`` finds every card outline (the photo at two sizes and
+through a median filter: ``find_cards_thorough``),
 reads each card's canonical view in one batch, and keeps the face-up cards: backs are
 left out and outlines the reader says are no card at all are dropped.  A face it
 cannot read is looked at once more through its outline grown by a quarter (the finder
