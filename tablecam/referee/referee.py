@@ -57,6 +57,10 @@ SPIT_DRIFT = 2
 #: A named reveal this soon after an unread one on the same column (no card left it
 #: between) is the same card read.  The tracker's second look came 0.3-1.0 s later.
 RENAMED_REVEAL_S = 3.0
+#: A column waiting to be turned whose back the camera has shown this long (hands
+#: passing over it aside) when the players press spit, is taken as they say: nothing to turn there (a
+#: face-up card the reader takes for a back).
+STALE_BACK_S = 3.0
 #: A round ended by a card that is taken back (it lost a collision) this soon after,
 #: before any pile was taken, did not end: play goes on.
 UNENDED_S = 3.0
@@ -121,6 +125,8 @@ class Referee:
         #: takeback of the winner's last card undoes it; ``UNENDED_S``).
         self._ended_at = 0.0
         self._slaps_since_end: list[ButtonPress] = []
+        #: since when the camera has shown each column's back without a break
+        self._back_since: dict[tuple[Seat, int], float] = {}
         self._played_from: dict[Card, tuple[Seat, int]] = {}
         #: Tableau cards that left their column unseen this round, with the one pile whose
         #: top they fitted then (None: both or neither), for the take counts.
@@ -240,6 +246,7 @@ class Referee:
         self._pending_slaps.clear()
         self._early_slaps.clear()
         self._slaps_since_end.clear()
+        self._back_since.clear()
         self._played_from.clear()
         self._unseen.clear()
         self._backed.clear()
@@ -429,6 +436,12 @@ class Referee:
         self._unnamed = set(unnamed)
         self._ranks = dict(ranks or {})
         self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
+        for seat, shown_cols in self._shown.items():
+            for i, (state, _card) in enumerate(shown_cols, start=1):
+                if state == "face_down":
+                    self._back_since.setdefault((seat, i), t)
+                elif state in ("face_up", "empty"):  # (a hand passing over is no break)
+                    self._back_since.pop((seat, i), None)
         if self.phase not in ("playing", "stalled") or not columns:
             return []
         calls: list[Call] = []
@@ -743,7 +756,8 @@ class Referee:
                     self._stall_unpressed = False
                 else:
                     self._spit_due += 1
-            if self.phase == "playing" and (self.table.is_stuck() or self._only_unknown_moves()):
+            if self.phase == "playing" and (self.table.is_stuck()
+                                            or self._only_unknown_moves(press.t)):
                 # Every move left to the referee needs a card the camera could not
                 # read: the players, who can read it, say nobody can move.
                 self.phase = "stalled"
@@ -785,16 +799,19 @@ class Referee:
         return (not any(state in ("face_up", "face_down") for state, _card in shown)
                 and sum(1 for state, _card in shown if state == "empty") >= 2)
 
-    def _only_unknown_moves(self) -> bool:
+    def _only_unknown_moves(self, t: float) -> bool:
         """Are the only moves still open plays of an unread card, or onto an unread pile
-        top (and is there spit to turn)?"""
+        top, or turning a card in a column whose back the camera has shown for
+        ``STALE_BACK_S`` (and is there spit to turn)?"""
         if not any(self.table.sides[s].spit > 0 for s in SEATS):
             return False
         moves = self.table.open_moves()
         return bool(moves) and all(
-            m.kind == "play" and (m.card is None or f"{m.player}{m.column}" in self._unnamed
-                                  or (m.pile is not None and (self.table.top(m.pile) is None
-                                                              or m.pile in self._unnamed)))
+            (m.kind == "play" and (m.card is None or f"{m.player}{m.column}" in self._unnamed
+                                   or (m.pile is not None and (self.table.top(m.pile) is None
+                                                               or m.pile in self._unnamed))))
+            or (m.kind == "reveal"
+                and t - self._back_since.get((m.player, m.column), t) >= STALE_BACK_S)
             for m in moves)
 
     def _spit_answer(self) -> str:

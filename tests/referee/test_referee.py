@@ -711,3 +711,24 @@ def test_a_round_ended_by_a_card_that_lost_a_collision_goes_on() -> None:
     late.observe(Play(3.0, 1, "B", c("KS"), "left", 1))
     late.observe(Takeback(9.0, 1, "B", c("KS"), "left"))
     assert late.phase == "round_over" and late.round_winner == "B"
+
+
+def test_a_spit_press_over_a_back_shown_for_seconds_is_taken_as_a_stall() -> None:
+    # dev game 2014: B's KC was read as a back for eight seconds; the referee waited for
+    # it to be turned and told the players pressing spit that B still had a card to turn
+    referee = Referee(RefereeRules(first_round_cards=5))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(2, 2, (c("KC"), c("KD"))),
+                                  "B": TableauView(2, 2, (c("2C"), c("2D")))}))
+    referee.observe(Spit(2.0, 1, {"left": c("QS"), "right": c("6S")}))
+    referee.observe(Play(2.5, 1, "A", c("KD"), "left", 2))
+    shown = {"A": [("face_up", c("KC")), ("face_down", None)],
+             "B": [("face_up", c("2C")), ("face_up", c("2D"))]}
+    referee.reconcile(2.6, shown)
+    referee.reconcile(3.5, {**shown, "A": [("face_up", c("KC")), ("covered", None)]})
+    referee.reconcile(3.9, shown)
+    assert referee.press(ButtonPress(4.0, "spit"))[-1].say == \
+        "Not stuck yet: player A still has to turn up the card in column 2."
+    referee.reconcile(5.9, shown)
+    calls = referee.press(ButtonPress(6.0, "spit"))
+    assert [(type(call.event).__name__, call.say) for call in calls[1:]] == [
+        ("Stall", "Three, two, one, spit!")]
