@@ -800,9 +800,10 @@ class Referee:
                 and sum(1 for state, _card in shown if state == "empty") >= 2)
 
     def _only_unknown_moves(self, t: float) -> bool:
-        """Are the only moves still open plays of an unread card, or onto an unread pile
-        top, or turning a card in a column whose back the camera has shown for
-        ``STALE_BACK_S`` (and is there spit to turn)?"""
+        """Are the only moves still open plays of an unread card, onto an unread pile top or
+        of a card the camera no longer shows settled in its column (it is in a hand: the
+        player holding it knows), or turning a card in a column whose back the camera has
+        shown for ``STALE_BACK_S`` (and is there spit to turn)?"""
         if not any(self.table.sides[s].spit > 0 for s in SEATS):
             return False
         moves = self.table.open_moves()
@@ -812,7 +813,13 @@ class Referee:
                                                                or m.pile in self._unnamed))))
             or (m.kind == "reveal"
                 and t - self._back_since.get((m.player, m.column), t) >= STALE_BACK_S)
+            or (m.kind == "play" and self._shown_state(m.player, m.column) == "unsettled")
             for m in moves)
+
+    def _shown_state(self, seat: Seat, column: int) -> str | None:
+        """How the camera last showed one of ``seat``'s columns (None: not shown)."""
+        shown = self._shown.get(seat, [])
+        return shown[column - 1][0] if 0 < column <= len(shown) else None
 
     def _spit_answer(self) -> str:
         if self.phase in ("dealt", "stalled"):

@@ -732,3 +732,24 @@ def test_a_spit_press_over_a_back_shown_for_seconds_is_taken_as_a_stall() -> Non
     calls = referee.press(ButtonPress(6.0, "spit"))
     assert [(type(call.event).__name__, call.say) for call in calls[1:]] == [
         ("Stall", "Three, two, one, spit!")]
+
+
+def test_a_spit_press_while_the_only_plays_are_of_cards_in_a_hand_is_a_stall() -> None:
+    # dev game 2035: A's 3H went onto a pile under a resting hand, unseen; the camera
+    # showed its column unsettled (the card in a hand) and the press was answered "A can
+    # play 3H": the player holding a card knows whether it plays
+    def table(a_shown: list[tuple[str, Card | None]]) -> Referee:
+        referee = Referee(RefereeRules(first_round_cards=5))
+        referee.observe(Deal(1.0, 1, {"A": TableauView(2, 2, (c("KC"), c("KD"))),
+                                      "B": TableauView(2, 2, (c("2C"), c("2D")))}))
+        referee.observe(Spit(2.0, 1, {"left": c("QS"), "right": c("6S")}))
+        referee.reconcile(2.5, {"A": a_shown, "B": [("face_up", c("2C")), ("face_up", c("2D"))]})
+        return referee
+
+    seen = table([("face_up", c("KC")), ("face_up", c("KD"))])
+    assert seen.press(ButtonPress(3.0, "spit"))[-1].say == \
+        "Not stuck yet: player A can play KC from column 1 on the left pile."
+    held = table([("unsettled", None), ("unsettled", None)])
+    calls = held.press(ButtonPress(3.0, "spit"))
+    assert [(type(call.event).__name__, call.say) for call in calls[1:]] == [
+        ("Stall", "Three, two, one, spit!")]
