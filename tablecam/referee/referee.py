@@ -58,8 +58,8 @@ SPIT_DRIFT = 2
 #: between) is the same card read.  The tracker's second look came 0.3-1.0 s later.
 RENAMED_REVEAL_S = 3.0
 #: A column waiting to be turned whose back the camera has shown this long (hands
-#: passing over it aside) when the players press spit, is taken as they say: nothing to turn there (a
-#: face-up card the reader takes for a back).
+#: passing over it aside) when the players press spit is taken as they say: nothing to
+#: turn there (a face-up card the reader takes for a back).
 STALE_BACK_S = 3.0
 #: A round ended by a card that is taken back (it lost a collision) this soon after,
 #: before any pile was taken, did not end: play goes on.
@@ -810,10 +810,10 @@ class Referee:
         return bool(moves) and all(
             (m.kind == "play" and (m.card is None or f"{m.player}{m.column}" in self._unnamed
                                    or (m.pile is not None and (self.table.top(m.pile) is None
-                                                               or m.pile in self._unnamed))))
+                                                               or m.pile in self._unnamed))
+                                   or self._shown_state(m.player, m.column) == "unsettled"))
             or (m.kind == "reveal"
                 and t - self._back_since.get((m.player, m.column), t) >= STALE_BACK_S)
-            or (m.kind == "play" and self._shown_state(m.player, m.column) == "unsettled")
             for m in moves)
 
     def _shown_state(self, seat: Seat, column: int) -> str | None:

@@ -951,7 +951,6 @@ class Tracker:
         for i in range(1, 6):
             if i != column and self._column_value(seat, i) == ("face_up", card):
                 old = self._zones[f"{seat}{i}"]
-                down = self._r.down.get((seat, i), 0)
                 if (was_empty and not old.covered
                         and old.named_at < old.last_hidden < old.last_read):
                     # The old column, read afresh since a hand was over it, shows a face
@@ -961,7 +960,7 @@ class Tracker:
                     # hold 3D still, the move was never reported, and no "Spit!" came at
                     # the players' press).
                     old.accepted, old.accepted_at, old.accepted_named = ("face_up", None), t, 0
-                    self._r.down[(seat, i)] = max(0, down - 1)
+                    self._r.down[(seat, i)] = max(0, self._r.down.get((seat, i), 0) - 1)
                     return [Move(t, self.round, seat, card, i, column),
                             Reveal(t, self.round, seat, i, None)]
                 return out  # still shown in its old column: the move is reported on departure
