@@ -5,12 +5,10 @@ missed % (not found, or found but left unread), and spurious reads (a card named
 no labelled card lies).
 
 - ``poker_cards_fmjio/valid``: real phone photos, whole-card axis-aligned boxes, 52
-  classes.  The photos were squashed to 640x640 (the frames' own shapes are not known);
-  each is read as it is and stretched back to 4:3 and to 3:4, and the cards of all three
-  looks are kept, mapped back to the 640x640 frame: those of the look that names the
-  most cards, then any card another look finds where none lies yet (labels are not
-  looked at).  A label is found when the box around a found card's corners overlaps it
-  with IoU >= 0.5.
+  classes.  The photos were squashed to 640x640; ``recognize`` reads a square photo
+  as it is and stretched back to 4:3 and to 3:4 (``recognize.SQUARE_LOOKS``), as it
+  does for any user.  A label is found when the box around a found card's corners
+  overlaps it with IoU >= 0.5.
 - ``edje_pinochle_ranks/test``: real photos, ranks 9 to A only (suits unlabelled):
   a read is correct when its rank matches.
 - rendered stills of the reserved deck families (``tablecam.render.stills``): face-up
@@ -58,9 +56,6 @@ from tablecam.reading.table_reader import CardReader
 REPO = Path(__file__).resolve().parents[1]
 FMJIO_CLASSES = [f"{r}{s}" for r in ("10", "2", "3", "4", "5", "6", "7", "8", "9", "A", "J",
                                      "K", "Q") for s in "CDHS"]
-#: A card a later look at a squashed photo finds counts only where it overlaps no card
-#: kept by this box IoU.
-MERGE_IOU = 0.3
 
 
 def datasets_root() -> Path:
@@ -177,35 +172,6 @@ def _unsquash(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], tupl
     return best[1], best[2]
 
 
-def _read_unsquashed(image: npt.NDArray[np.uint8], reader: CardReader) -> list[RecognizedCard]:
-    """The cards of a 640x640 photo, read stretched back to 4:3, to 3:4 and as it is, in
-    the photo's frame: the look that names the most cards (then finds the most faces)
-    first, then each card another look finds that overlaps none kept (box IoU
-    ``MERGE_IOU``) and is not named already.  Labels are not looked at.  (The finder's
-    outlines alone chose the stretch before: the pips of a photo of four diamonds on a
-    white table won the tall stretch, where its cards were 2.1-2.5 times as tall as wide
-    and none was found; other photos hold cards that only one look finds.)"""
-    h, w = image.shape[:2]
-    looks: list[tuple[tuple[int, int], list[RecognizedCard]]] = []
-    for sx, sy in ((4 / 3, 1.0), (1.0, 4 / 3), (1.0, 1.0)):
-        result = recognize(np.asarray(cv2.resize(image, (round(w * sx), round(h * sy))), np.uint8),
-                           reader)
-        back = np.array([sx, sy], np.float32)
-        cards = [RecognizedCard(c.card, c.confidence, c.corners / back, c.covered)
-                 for c in result.cards]
-        looks.append(((sum(1 for c in cards if c.card is not None), len(cards)), cards))
-    looks.sort(key=lambda look: look[0], reverse=True)
-    kept = list(looks[0][1])
-    for card in [c for look in looks[1:] for c in look[1]]:
-        box = bounding_box(card.corners)
-        if any(box_iou(box, bounding_box(k.corners)) >= MERGE_IOU for k in kept):
-            continue
-        if card.card is not None and any(k.card == card.card for k in kept):
-            continue
-        kept.append(card)
-    return kept
-
-
 def _images(folder: Path) -> Iterator[Path]:
     yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
 
@@ -241,7 +207,7 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
                 box = ((x - bw / 2) * w, (y - bh / 2) * h, (x + bw / 2) * w, (y + bh / 2) * h)
                 labels.append((box, FMJIO_CLASSES[int(c)]))
         start = time.perf_counter()
-        cards = _read_unsquashed(image, reader)
+        cards = recognize(image, reader).cards
         tally.seconds += time.perf_counter() - start
         tally.images += 1
         before = tally.spurious

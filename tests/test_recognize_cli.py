@@ -116,6 +116,27 @@ def test_a_missing_model_is_one_clear_sentence(tmp_path: Path,
 
 
 
+def test_a_photo_squashed_to_a_square_is_read_stretched_back(
+        tmp_path: Path, fake_model: None, capsys: pytest.CaptureFixture[str]) -> None:
+    # data sets squash phone photos to 640x640: a portrait photo's cards come out
+    # almost square, off a card's shape, and the finder does not take them as they are
+    image = background((900, 1200), (60, 80, 120), 3, wood=True)
+    truth = {"8H": paste(image, plain_face(Card.parse("8H")), (250, 300), 8, 190),
+             "KS": paste(image, plain_face(Card.parse("KS")), (650, 520), 30, 190),
+             "3C": paste(image, plain_face(Card.parse("3C")), (400, 900), -4, 190)}
+    path = tmp_path / "squashed.png"
+    cv2.imwrite(str(path), cv2.resize(image, (640, 640), interpolation=cv2.INTER_AREA))
+    assert main(["recognize", "--json", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    cards = {c["card"]: np.array(c["corners"], np.float32) for c in result["cards"]}
+    assert set(cards) == set(truth)
+    for code, corners in truth.items():  # in the squashed photo's own pixels
+        squashed = corners * np.array([640 / 900, 640 / 1200], np.float32)
+        got = cards[code]
+        error = min(np.abs(got - squashed).max(), np.abs(got - np.roll(squashed, 2, axis=0)).max())
+        assert error < 8
+
+
 def test_the_top_card_of_a_column_is_read_with_its_own_outline_not_its_stacks() -> None:
     # dev still 700022: 10D's outline took in the face-down cards sticking out below
     # it (IoU 0.65 with the card) and it went unread; the top card found inside the

@@ -10,6 +10,11 @@ shrunk by a tenth (a strip of table or of the card beneath taken in) and, when t
 outline is not of a card's shape, through card-shaped outlines that keep one of its
 sides (a side found on a neighbour's edge or on wood grain); one it still cannot read
 confidently is kept with ``card = None``.
+
+A square photo is also read stretched back to 4:3 and to 3:4 (``SQUARE_LOOKS``):
+camera frames are not square, so a square one was cut or resized, and photos resized
+without keeping their aspect (data sets squash phone photos to 640x640) show cards far
+off a card's shape, which the finder does not take for cards.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import numpy.typing as npt
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
 from tablecam.reading.finder import _polygon_overlap, _sides, find_cards_thorough, find_pile_tops
+from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, warp_card
 
@@ -48,6 +54,16 @@ SHAPE_TOLERANCE = 1.1
 STACK_AREA = 1.2
 #: At most this many possible stacks are searched in one photo.
 STACK_SEARCHES = 16
+
+#: A square photo is read as it is and stretched by these (x, y) factors: back to the
+#: 4:3 and 3:4 frames of a phone photo squashed to a square.
+SQUARE_LOOKS = ((1.0, 1.0), (4 / 3, 1.0), (1.0, 4 / 3))
+#: A photo counts as square when its sides differ by at most this share.
+SQUARE_TOLERANCE = 0.02
+#: Of the looks at a square photo, the one naming the most cards is kept whole; a card
+#: another look finds is added where it overlaps no kept card's box by this IoU and its
+#: name is not taken.
+MERGE_IOU = 0.3
 
 
 class ImageError(TablecamError):
@@ -114,17 +130,61 @@ def _quality_note(image: npt.NDArray[np.uint8]) -> str:
 
 
 def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
-    """Every face-up card in a BGR image."""
+    """Every face-up card in a BGR image; a square one is also looked at stretched
+    (``SQUARE_LOOKS``)."""
     height, width = image.shape[:2]
+    if abs(width - height) > SQUARE_TOLERANCE * max(width, height):
+        cards = _read_look(image, reader)
+    else:
+        cards = _merge_looks([_stretched_look(image, sx, sy, reader) for sx, sy in SQUARE_LOOKS])
+    note = "" if cards else _quality_note(image)
+    return Recognition(width, height, cards, note)
+
+
+def _stretched_look(image: npt.NDArray[np.uint8], sx: float, sy: float,
+                    reader: CardReader) -> list[RecognizedCard]:
+    """The cards of ``image`` stretched by ``sx`` x ``sy``, in ``image``'s own pixels."""
+    if (sx, sy) == (1.0, 1.0):
+        return _read_look(image, reader)
+    height, width = image.shape[:2]
+    stretched = cv2.resize(image, (round(width * sx), round(height * sy)),
+                           interpolation=cv2.INTER_LINEAR)
+    back = np.array([sx, sy], np.float32)
+    return [RecognizedCard(c.card, c.confidence, (c.corners / back).astype(np.float32), c.covered)
+            for c in _read_look(np.asarray(stretched, np.uint8), reader)]
+
+
+def _merge_looks(looks: list[list[RecognizedCard]]) -> list[RecognizedCard]:
+    """One list of cards from several looks at a photo: the look that names the most
+    different cards (a deck holds each once, so a name given twice is a misread; then
+    the look finding the most faces) whole, then each card of the others whose name is
+    not taken yet: where it overlaps no kept card (box IoU ``MERGE_IOU``) it is added,
+    and where it is named and overlaps only unread ones it takes their place."""
+    ranked = sorted(looks, key=lambda cards: (len({c.card for c in cards} - {None}), len(cards)),
+                    reverse=True)
+    kept = list(ranked[0])
+    for card in (c for look in ranked[1:] for c in look):
+        if card.card is not None and any(k.card == card.card for k in kept):
+            continue
+        box = bounding_box(card.corners)
+        under = [k for k in kept if box_iou(box, bounding_box(k.corners)) >= MERGE_IOU]
+        if not under:
+            kept.append(card)
+        elif card.card is not None and all(k.card is None for k in under):
+            kept = [k for k in kept if not any(k is u for u in under)] + [card]
+    return kept
+
+
+def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[RecognizedCard]:
+    """The face-up cards of one look at a photo: found, read, stacks searched for their
+    top card, unread faces looked at again."""
     found = find_cards_thorough(image)
     seen = read_cards(image, found, reader)
     cards = [RecognizedCard(s.card, s.confidence, s.corners, s.covered) for s in seen if s.face_up]
     # outlines read as a back or as no card may be stacks too: a face on face-down cards
     faces = {id(c.corners) for c in cards}
     others = [f.corners for f in found if id(f.corners) not in faces]
-    cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
-    note = "" if cards else _quality_note(image)
-    return Recognition(width, height, cards, note)
+    return _second_look(image, _top_cards(image, cards, others, reader), reader)
 
 
 def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
