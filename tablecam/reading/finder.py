@@ -744,23 +744,13 @@ def _paper_within_sides(quad: Quad, paper: npt.NDArray[np.bool_]) -> float:
     return worst
 
 
-def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
-                        kept: list[_Candidate], size: tuple[float, float] | None,
-                        width_range: tuple[float, float],
-                        paper: npt.NDArray[np.bool_] | None = None) -> list[_Candidate]:
-    """Cards from their corners: two straight edges meeting at about a right angle.
-
-    Overlapping cards, white cards on a white table and cards on a busy cloth rarely
-    give a clean region, but a card's corners usually show: two straight segments
-    whose ends meet.  Each such corner, with the card's size (``size``, or the
-    visible arms taken as whole sides), gives a card whose four sides must lie on
-    edges; the hidden corners of a card lying partly under another are allowed for
-    by asking less of the two sides away from the corner.  With ``paper`` (where the
-    image is card paper), a card whose side has no paper just inside it is dropped.
-    """
-    lo, hi = width_range
-    # a segment much longer than a card's side is the table's edge or pattern
-    segs = _segments(gray, 0.4 * lo, 2.5 * size[1] if size else float("inf"))
+def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float,
+                        ) -> list[tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
+                                        tuple[npt.NDArray[np.float32], float]]]:
+    """Where two straight segments (``_segments``) meet at about a right angle, end to
+    end: a card's corner.  Each is (corner, (direction, length) of one arm, the same of
+    the other), the arms pointing away from the corner along the card's sides and at
+    least ``shortest_arm`` long."""
     if len(segs) < 2:
         return []
     p1, p2 = segs[:, :2], segs[:, 2:]
@@ -768,7 +758,7 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
     length = np.hypot(d[:, 0], d[:, 1])
     u = d / length[:, None]
     cos = np.abs(u @ u.T)
-    hypotheses: list[tuple[float, Quad]] = []
+    found = []
     for i, j in zip(*np.nonzero(np.triu(cos < 0.3, 1)), strict=True):
         # intersection of the two lines
         a, b = u[i], u[j]
@@ -790,12 +780,33 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
             far = ends[1 - m]
             arm = far - corner
             arm_len = float(np.hypot(*arm))
-            if arm_len < 0.4 * lo:
+            if arm_len < shortest_arm:
                 break
             arms.append((arm / arm_len, arm_len))
-        if len(arms) < 2:
-            continue
-        (ua, la), (ub, lb) = arms
+        if len(arms) == 2:
+            found.append((corner, arms[0], arms[1]))
+    return found
+
+
+def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
+                        kept: list[_Candidate], size: tuple[float, float] | None,
+                        width_range: tuple[float, float],
+                        paper: npt.NDArray[np.bool_] | None = None) -> list[_Candidate]:
+    """Cards from their corners: two straight edges meeting at about a right angle.
+
+    Overlapping cards, white cards on a white table and cards on a busy cloth rarely
+    give a clean region, but a card's corners usually show: two straight segments
+    whose ends meet.  Each such corner, with the card's size (``size``, or the
+    visible arms taken as whole sides), gives a card whose four sides must lie on
+    edges; the hidden corners of a card lying partly under another are allowed for
+    by asking less of the two sides away from the corner.  With ``paper`` (where the
+    image is card paper), a card whose side has no paper just inside it is dropped.
+    """
+    lo, hi = width_range
+    # a segment much longer than a card's side is the table's edge or pattern
+    segs = _segments(gray, 0.4 * lo, 2.5 * size[1] if size else float("inf"))
+    hypotheses: list[tuple[float, Quad]] = []
+    for corner, (ua, la), (ub, lb) in right_angle_corners(segs, 0.4 * lo):
         # the far sides: edges parallel to each arm beyond the other arm's end
         far_a = _far_side(corner, ua, la, ub, lb, edges, hi)
         far_b = _far_side(corner, ub, lb, ua, la, edges, hi)

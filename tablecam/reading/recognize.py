@@ -28,10 +28,17 @@ import numpy.typing as npt
 
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
-from tablecam.reading.finder import _polygon_overlap, _sides, find_cards_thorough, find_pile_tops
+from tablecam.reading.finder import (
+    _polygon_overlap,
+    _segments,
+    _sides,
+    find_cards_thorough,
+    find_pile_tops,
+    right_angle_corners,
+)
 from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.table_reader import CardReader, read_cards
-from tablecam.reading.warp import CARD_H, CARD_W, warp_card
+from tablecam.reading.warp import CARD_H, CARD_W, order_corners, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
 #: its centre by these factors: the finder sometimes outlines a court card's picture
@@ -64,6 +71,18 @@ SQUARE_TOLERANCE = 0.02
 #: another look finds is added where it overlaps no kept card's box by this IoU and its
 #: name is not taken.
 MERGE_IOU = 0.3
+
+#: Cards under others are sought from their corners (``_cards_at_corners``) on a copy
+#: of the photo where the named cards are at most this wide (pixels) ...
+CORNER_CARD_PX = 90
+#: ... from corners whose two arms are at least this share of the card's width ...
+CORNER_ARM = 0.3
+#: ... and at most this many cards are read.
+CORNER_READS = 160
+#: A card read from a corner is named only this surely: one corner is all the evidence,
+#: and up to ``CORNER_READS`` quads are read in a look.  (fmjio dev sample: all 67
+#: corner reads above it were right; 19 right and 3 wrong below it.)
+CORNER_CONFIDENCE = 0.98
 
 
 class ImageError(TablecamError):
@@ -157,13 +176,18 @@ def _stretched_look(image: npt.NDArray[np.uint8], sx: float, sy: float,
 def _merge_looks(looks: list[list[RecognizedCard]]) -> list[RecognizedCard]:
     """One list of cards from several looks at a photo: the look that names the most
     different cards (a deck holds each once, so a name given twice is a misread; then
-    the look finding the most faces) whole, then each card of the others whose name is
-    not taken yet: where it overlaps no kept card (box IoU ``MERGE_IOU``) it is added,
-    and where it is named and overlaps only unread ones it takes their place."""
+    the look finding the most faces) whole, then the others' cards (``_add_cards``)."""
     ranked = sorted(looks, key=lambda cards: (len({c.card for c in cards} - {None}), len(cards)),
                     reverse=True)
-    kept = list(ranked[0])
-    for card in (c for look in ranked[1:] for c in look):
+    return _add_cards(ranked[0], [c for look in ranked[1:] for c in look])
+
+
+def _add_cards(kept: list[RecognizedCard], more: list[RecognizedCard]) -> list[RecognizedCard]:
+    """``kept`` with each card of ``more`` in turn whose name is not taken yet: where it
+    overlaps no kept card (box IoU ``MERGE_IOU``) it is added, and where it is named and
+    overlaps only unread ones it takes their place."""
+    kept = list(kept)
+    for card in more:
         if card.card is not None and any(k.card == card.card for k in kept):
             continue
         box = bounding_box(card.corners)
@@ -175,6 +199,65 @@ def _merge_looks(looks: list[list[RecognizedCard]]) -> list[RecognizedCard]:
     return kept
 
 
+def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+                      reader: CardReader) -> list[RecognizedCard]:
+    """Cards lying partly under others, read from a visible corner.
+
+    The finder wants a card's outline on edges all round; a card under others shows
+    a corner and parts of two sides, and no more.  Every corner where two straight
+    edges meet at a right angle (``right_angle_corners``), with the size of the
+    photo's named cards, gives a card lying either way from it; those the reader names
+    (and whose name no other card has) are added, best first (``_add_cards``).  The
+    reader, calibrated to leave doubtful faces unnamed, is the test: a quad across
+    two cards or the table reads as no card or as nothing sure."""
+    named = [_sides(c.corners) for c in cards if c.card is not None]
+    if not named:
+        return cards
+    short = float(np.median([a for a, _ in named]))
+    long = float(np.median([b for _, b in named]))
+    scale = min(1.0, CORNER_CARD_PX / short)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if scale < 1.0:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(grey, (3, 3), 0)
+    arm = CORNER_ARM * short * scale
+    height, width = image.shape[:2]
+    margin = 0.1 * short
+    quads: list[npt.NDArray[np.float32]] = []
+    centres: list[npt.NDArray[np.float32]] = []
+    boxes = [bounding_box(c.corners) for c in cards if c.card is not None]
+    for corner, (ua, la), (ub, lb) in right_angle_corners(
+            _segments(np.asarray(grey, np.uint8), arm, 1.2 * long * scale), arm):
+        for da, db in ((short, long), (long, short)):
+            if la / scale > 1.15 * da or lb / scale > 1.15 * db:
+                continue  # an arm longer than the card's side: another card's, or none
+            c = corner / scale
+            quad = np.array([c, c + ua * da, c + ua * da + ub * db, c + ub * db], np.float32)
+            if (quad.min() < -margin or quad[:, 0].max() > width + margin
+                    or quad[:, 1].max() > height + margin):
+                continue
+            centre = quad.mean(axis=0)
+            if any(float(np.hypot(*(centre - o))) < 0.1 * short for o in centres):
+                continue  # the same card from a neighbouring corner
+            if any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes):
+                continue  # a card named already
+            quads.append(order_corners(quad))
+            centres.append(centre)
+            if len(quads) >= CORNER_READS:
+                break
+        if len(quads) >= CORNER_READS:
+            break
+    if not quads:
+        return cards
+    reads = reader.read([warp_card(image, q) for q in quads])
+    more = sorted((RecognizedCard(r.card, float(r.confidence), q, True)
+                   for q, r in zip(quads, reads, strict=True)
+                   if r.kind == "face" and r.card is not None
+                   and r.confidence >= CORNER_CONFIDENCE),
+                  key=lambda c: c.confidence, reverse=True)
+    return _add_cards(cards, more)
+
+
 def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[RecognizedCard]:
     """The face-up cards of one look at a photo: found, read, stacks searched for their
     top card, unread faces looked at again."""
@@ -184,7 +267,8 @@ def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[Recogni
     # outlines read as a back or as no card may be stacks too: a face on face-down cards
     faces = {id(c.corners) for c in cards}
     others = [f.corners for f in found if id(f.corners) not in faces]
-    return _second_look(image, _top_cards(image, cards, others, reader), reader)
+    cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
+    return _cards_at_corners(image, cards, reader)
 
 
 def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],

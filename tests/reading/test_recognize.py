@@ -1,13 +1,21 @@
-"""recognize's second look at faces it could not read."""
+"""recognize's second looks: faces it could not read, cards under others, looks merged."""
 
 from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+import pytest
 
-from tablecam.cards import Card
+from tablecam.cards import FULL_DECK, Card
 from tablecam.reading.classifier import CardRead
-from tablecam.reading.recognize import RecognizedCard, _second_look
+from tablecam.reading.recognize import (
+    CORNER_CONFIDENCE,
+    RecognizedCard,
+    _merge_looks,
+    _second_look,
+    recognize,
+)
+from tablecam.reading.scenes import background, paste, plain_face
 
 
 class _IndexReader:
@@ -60,3 +68,68 @@ def test_an_unread_face_outlined_too_long_is_read_through_an_outline_of_the_card
     result = _second_look(image, [RecognizedCard(None, 0.4, too_long, False)], reader)
     assert result[0].card == Card.parse("KH")
     assert np.array_equal(result[0].corners, too_long)  # the outline found is kept
+
+
+class _CornerReader:
+    """Names a view by its top-left index corner alone, at ``confidence``: all that a
+    card lying under others shows."""
+
+    def __init__(self, confidence: float = 0.99) -> None:
+        self.confidence = confidence
+        self.corners = [(plain_face(c)[:42, :30].astype(np.float32), c) for c in FULL_DECK]
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        out = []
+        for view in views:
+            corner = view[:42, :30].astype(np.float32)
+            errors = [float(np.abs(corner - face).mean()) for face, _ in self.corners]
+            best = int(np.argmin(errors))
+            out.append(CardRead(self.corners[best][1], self.confidence, "face")
+                       if errors[best] < 30 else CardRead(None, 0.9, "none"))
+        return out
+
+
+def _card_under_another() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+    """8H lying under KS with its left third showing (its index corner among them), and
+    4C apart; the corners of 8H.  The finder alone does not outline 8H."""
+    image = background((1000, 750), (60, 110, 60), 5)
+    under = paste(image, plain_face(Card.parse("8H"), 200), (330, 300), 12, 150)
+    paste(image, plain_face(Card.parse("KS"), 200), (450, 330), 12, 150)
+    paste(image, plain_face(Card.parse("4C"), 200), (760, 420), -20, 150)
+    return image, under
+
+
+def test_a_card_under_another_is_read_from_its_corner_with_its_whole_outline() -> None:
+    image, under = _card_under_another()
+    cards = {c.card.code: c for c in recognize(image, _CornerReader()).cards
+             if c.card is not None}
+    assert set(cards) == {"8H", "KS", "4C"}
+    got = cards["8H"].corners
+    error = min(np.abs(got - under).max(), np.abs(got - np.roll(under, 2, axis=0)).max())
+    assert error < 10
+    assert cards["8H"].covered
+
+
+def test_a_corner_read_below_its_confidence_names_nothing() -> None:
+    image, _ = _card_under_another()
+    reader = _CornerReader(confidence=(0.9 + CORNER_CONFIDENCE) / 2)
+    names = {c.card.code for c in recognize(image, reader).cards if c.card is not None}
+    assert "8H" not in names and {"KS", "4C"} <= names
+
+
+def _at(x: float, y: float, card: str | None) -> RecognizedCard:
+    quad = np.array([[x, y], [x + 100, y], [x + 100, y + 140], [x, y + 140]], np.float32)
+    return RecognizedCard(None if card is None else Card.parse(card), 0.99, quad, False)
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_looks_merge_each_card_once_and_a_name_replaces_an_unread_outline(first: bool) -> None:
+    # both looks name two cards; the plain one finds one face more, so it is kept whole
+    plain = [_at(0, 0, "8H"), _at(300, 0, None), _at(600, 0, "KS"), _at(0, 400, None)]
+    stretched = [_at(5, 3, "8H"), _at(304, 2, "9H"), _at(900, 0, "8H")]
+    merged = _merge_looks([plain, stretched] if first else [stretched, plain])
+    names = {c.card.code if c.card else "-": c.corners[0].tolist() for c in merged}
+    # 9H takes the unread outline's place; 8H named elsewhere again is a misread and
+    # stays out; the unread card only the plain look found stays
+    assert len(merged) == 4
+    assert names == {"8H": [0, 0], "9H": [304, 2], "KS": [600, 0], "-": [0, 400]}
