@@ -222,7 +222,6 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     grey = cv2.GaussianBlur(grey, (3, 3), 0)
     arm = CORNER_ARM * short * scale
     height, width = image.shape[:2]
-    margin = 0.1 * short
     quads: list[npt.NDArray[np.float32]] = []
     centres: list[npt.NDArray[np.float32]] = []
     boxes = [bounding_box(c.corners) for c in cards if c.card is not None]
@@ -233,10 +232,9 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                 continue  # an arm longer than the card's side: another card's, or none
             c = corner / scale
             quad = np.array([c, c + ua * da, c + ua * da + ub * db, c + ub * db], np.float32)
-            if (quad.min() < -margin or quad[:, 0].max() > width + margin
-                    or quad[:, 1].max() > height + margin):
-                continue
             centre = quad.mean(axis=0)
+            if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+                continue  # a card cut by the photo's edge shows at least half
             if any(float(np.hypot(*(centre - o))) < 0.1 * short for o in centres):
                 continue  # the same card from a neighbouring corner
             if any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes):

@@ -117,6 +117,21 @@ def test_a_corner_read_below_its_confidence_names_nothing() -> None:
     assert "8H" not in names and {"KS", "4C"} <= names
 
 
+def test_a_card_cut_by_the_photos_edge_and_partly_covered_is_read_from_its_corner() -> None:
+    # a third of 8H lies beyond the photo's right edge and KS covers its lower part:
+    # no outline of it closes, but its top-left index corner shows
+    image = background((1000, 750), (60, 110, 60), 5)
+    cut = paste(image, plain_face(Card.parse("8H"), 200), (975, 300), 0, 150)
+    paste(image, plain_face(Card.parse("KS"), 200), (900, 400), 8, 150)
+    paste(image, plain_face(Card.parse("4C"), 200), (400, 420), -20, 150)
+    cards = {c.card.code: c for c in recognize(image, _CornerReader()).cards
+             if c.card is not None}
+    assert set(cards) == {"8H", "KS", "4C"}
+    got = cards["8H"].corners
+    error = min(np.abs(got - cut).max(), np.abs(got - np.roll(cut, 2, axis=0)).max())
+    assert error < 10  # its whole outline, beyond the photo's edge
+
+
 def _at(x: float, y: float, card: str | None) -> RecognizedCard:
     quad = np.array([[x, y], [x + 100, y], [x + 100, y + 140], [x, y + 140]], np.float32)
     return RecognizedCard(None if card is None else Card.parse(card), 0.99, quad, False)
