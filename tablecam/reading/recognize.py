@@ -225,12 +225,16 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     quads: list[npt.NDArray[np.float32]] = []
     centres: list[npt.NDArray[np.float32]] = []
     boxes = [bounding_box(c.corners) for c in cards if c.card is not None]
-    for corner, (ua, la), (ub, lb) in right_angle_corners(
-            _segments(np.asarray(grey, np.uint8), arm, 1.2 * long * scale), arm):
+    # the corners of outlines found but not read first (a card's outline shifted onto
+    # a neighbour or a shadow keeps one true corner), then every corner of straight edges
+    anchors = [anchor for c in cards if c.card is None for anchor in _outline_corners(c.corners)]
+    anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
+                for corner, (ua, la), (ub, lb) in right_angle_corners(
+                    _segments(np.asarray(grey, np.uint8), arm, 1.2 * long * scale), arm)]
+    for c, (ua, la), (ub, lb) in anchors:
         for da, db in ((short, long), (long, short)):
-            if la / scale > 1.15 * da or lb / scale > 1.15 * db:
+            if la > 1.15 * da or lb > 1.15 * db:
                 continue  # an arm longer than the card's side: another card's, or none
-            c = corner / scale
             quad = np.array([c, c + ua * da, c + ua * da + ub * db, c + ub * db], np.float32)
             centre = quad.mean(axis=0)
             if not (0 <= centre[0] < width and 0 <= centre[1] < height):
@@ -303,6 +307,22 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     return [best[i] if i in best and named.count(best[i].card) == 1 else c
             for i, c in enumerate(cards)]
 
+
+def _outline_corners(corners: npt.NDArray[np.float32],
+                     ) -> list[tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
+                                     tuple[npt.NDArray[np.float32], float]]]:
+    """Each corner of an outline with its two sides as arms, in ``right_angle_corners``'
+    form."""
+    out = []
+    for i in range(4):
+        corner = corners[i]
+        arms = []
+        for j in ((i + 1) % 4, (i + 3) % 4):
+            side = corners[j] - corner
+            length = float(np.hypot(*side))
+            arms.append((side / max(length, 1e-6), length))
+        out.append((corner, arms[0], arms[1]))
+    return out
 
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
     """The share of ``quad``'s area that lies inside ``outline``."""

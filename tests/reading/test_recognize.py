@@ -7,10 +7,12 @@ import numpy.typing as npt
 import pytest
 
 from tablecam.cards import FULL_DECK, Card
+from tablecam.reading import recognize as recognize_module
 from tablecam.reading.classifier import CardRead
 from tablecam.reading.recognize import (
     CORNER_CONFIDENCE,
     RecognizedCard,
+    _cards_at_corners,
     _merge_looks,
     _second_look,
     recognize,
@@ -130,6 +132,30 @@ def test_a_card_cut_by_the_photos_edge_and_partly_covered_is_read_from_its_corne
     got = cards["8H"].corners
     error = min(np.abs(got - cut).max(), np.abs(got - np.roll(cut, 2, axis=0)).max())
     assert error < 10  # its whole outline, beyond the photo's edge
+
+
+def test_an_unread_outline_off_its_card_anchors_a_read_at_its_corners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the finder's outline of 8H took in a strip of table to its right and below (a
+    # shadow, a neighbour's edge): unread, but its top-left corner is the card's; with
+    # no straight edges to go by, that corner alone gives the card (an outline's sides
+    # may be up to 15 % longer than the card's)
+    image = background((1000, 750), (60, 110, 60), 5)
+    card = paste(image, plain_face(Card.parse("8H"), 200), (300, 300), 0, 150)
+    four = paste(image, plain_face(Card.parse("4C"), 200), (700, 400), 0, 150)
+    off = card.copy()
+    off[1:3, 0] += 20  # the right side 20 px too far out
+    off[2:4, 1] += 25  # the bottom 25 px too low
+    monkeypatch.setattr(recognize_module, "_segments",
+                        lambda *args, **kwargs: np.zeros((0, 4), np.float32))
+    cards = [RecognizedCard(Card.parse("4C"), 0.99, four, False),
+             RecognizedCard(None, 0.3, off, False)]
+    result = _cards_at_corners(image, cards, _CornerReader())
+    named = {c.card.code: c.corners for c in result if c.card is not None}
+    assert set(named) == {"4C", "8H"} and len(result) == 2  # in the unread one's place
+    error = min(np.abs(named["8H"] - card).max(),
+                np.abs(named["8H"] - np.roll(card, 2, axis=0)).max())
+    assert error < 4
 
 
 def _at(x: float, y: float, card: str | None) -> RecognizedCard:
