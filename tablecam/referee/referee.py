@@ -206,8 +206,13 @@ class Referee:
         self._adopt_rules()
         if self.phase == "game_over" and not isinstance(event, Button):
             if isinstance(event, Play) and event.round == self.round and event.t - self._over_at < 3.0:
-                # The game's last card, seen landing after the slap that ended it.
+                # The game's last card, seen landing after the slap that ended it (or the
+                # other player's last card, a frame after the winner's: ``_reopen_round``).
                 self.table.piles[event.pile].append(event.card)
+                self._plays[event.pile].append(event.card)
+                if (event.column and event.card is not None
+                        and self.table.find_top(event.player, event.card) == event.column):
+                    self.table.remove_top(event.player, event.column)
                 return [Call(event.t, self._stamp(event), None)]
             return []
         if self.phase == "waiting_deal" and isinstance(event, Play | Move | Reveal | Takeback):
@@ -768,6 +773,10 @@ class Referee:
         if press.player is None:
             return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
         if self.phase == "game_over":
+            if (press.t - self._over_at <= UNENDED_S and self.rules.take == "winner_chooses"
+                    and press.player != self.round_winner
+                    and self.table.sides[press.player].tableau_cards == 0):
+                return [echo, *self._reopen_round(press)]
             return [echo, Call(press.t, None, "The game is over; deal a new game to play again.")]
         if self.phase in ("playing", "stalled") and self._looks_laid_out(press.player):
             # The camera shows the slapper's tableau gone: the round is over, whatever
@@ -791,6 +800,23 @@ class Referee:
                                f"{_sentence(self._name(self.round_winner))} won the round and chooses a pile first.")]
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
+
+    def _reopen_round(self, press: ButtonPress) -> list[Call]:
+        """The game was called over when a player without spit cards emptied their tableau,
+        and now the other player, whose tableau is empty too, slaps: under winner-chooses
+        only the round's winner slaps, so they emptied theirs first (the camera saw their
+        last card a frame later: synthetic game 1094, the two last cards 0.65 ms apart,
+        after which the whole game went unrefereed).  The round is theirs, its piles are
+        taken as usual, and the game goes on."""
+        assert press.player is not None
+        self.phase, self.round_winner = "round_over", press.player
+        self._over_at = -1e9
+        self._ended_at, self._slaps_since_end = press.t, []
+        self._pending_slaps = [press]
+        said = (f"{_sentence(self._name(press.player))} finished first: "
+                f"{self._name(press.player)} wins round {self.round}, and the game goes on.")
+        return [Call(press.t, RoundEnd(press.t, self.round, press.player), said),
+                *self._decide_slaps(press.t)]
 
     def _looks_laid_out(self, seat: Seat) -> bool:
         """Did the camera last show none of ``seat``'s columns with a card (at least two

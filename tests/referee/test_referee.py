@@ -753,3 +753,43 @@ def test_a_spit_press_while_the_only_plays_are_of_cards_in_a_hand_is_a_stall() -
     calls = held.press(ButtonPress(3.0, "spit"))
     assert [(type(call.event).__name__, call.say) for call in calls[1:]] == [
         ("Stall", "Three, two, one, spit!")]
+
+
+def _both_last_cards_a_frame_apart(b_plays_last: bool) -> tuple[Referee, list[Call]]:
+    """A and B hold one card and one spit card each; after the spit turn A's last card
+    is seen first, so A, with no spit cards left, is called the game's winner."""
+    referee = Referee(RefereeRules(first_round_cards=2))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(1, 1, (c("JH"),)),
+                                  "B": TableauView(1, 1, (c("4D"),))}))
+    referee.observe(Spit(2.0, 1, {"left": c("QC"), "right": c("5D")}))
+    calls = referee.observe(Play(3.0, 1, "A", c("JH"), "left", 1))
+    assert GameEnd(3.0, 1, "A") in [call.event for call in calls]
+    if b_plays_last:
+        calls += referee.observe(Play(3.033, 1, "B", c("4D"), "right", 1))
+    return referee, calls
+
+
+def test_the_other_players_slap_after_both_last_cards_reopens_the_round_and_the_game() -> None:
+    # synthetic game 1094: B's last card landed 0.65 ms before A's but was seen a frame
+    # later; A, out of spit cards, was called the game's winner, and the rest of the
+    # game went unrefereed.  Only the round's winner slaps (winner chooses): B's slap
+    # says B finished first, and the game goes on
+    referee, _ = _both_last_cards_a_frame_apart(b_plays_last=True)
+    calls = referee.press(ButtonPress(3.3, "slap", "B")) + referee.tick(4.0)
+    events = [call.event for call in calls if call.event is not None]
+    assert RoundEnd(3.3, 1, "B") in events
+    assert "B finished first" in (calls[1].say or "")
+    takes = {e.player: (e.pile, e.cards) for e in events if isinstance(e, Take)}
+    # both piles hold two (a spit card and a last card): B's pad claims B's own pile
+    assert takes == {"B": ("left", 2), "A": ("right", 2)}
+    assert referee.phase == "waiting_deal" and referee.counts == {"A": 2, "B": 2}
+    referee.observe(Deal(10.0, 2, {"A": TableauView(1, 1, (c("2S"),)),
+                                   "B": TableauView(1, 1, (c("9S"),))}))
+    assert referee.round == 2 and referee.phase == "dealt"
+
+
+def test_a_slap_after_the_game_ended_changes_nothing_while_the_slapper_still_holds_cards() -> None:
+    referee, _ = _both_last_cards_a_frame_apart(b_plays_last=False)
+    calls = referee.press(ButtonPress(3.3, "slap", "B"))
+    assert calls[-1].say == "The game is over; deal a new game to play again."
+    assert referee.phase == "game_over" and referee.round_winner == "A"
