@@ -744,13 +744,15 @@ def _paper_within_sides(quad: Quad, paper: npt.NDArray[np.bool_]) -> float:
     return worst
 
 
-def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float,
-                        ) -> list[tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
-                                        tuple[npt.NDArray[np.float32], float]]]:
+#: A card's corner: its point, and (direction, length) of the visible part of each of
+#: its two sides, pointing away from it.
+Corner = tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
+               tuple[npt.NDArray[np.float32], float]]
+
+
+def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float) -> list[Corner]:
     """Where two straight segments (``_segments``) meet at about a right angle, end to
-    end: a card's corner.  Each is (corner, (direction, length) of one arm, the same of
-    the other), the arms pointing away from the corner along the card's sides and at
-    least ``shortest_arm`` long."""
+    end: a card's corner, with arms at least ``shortest_arm`` long."""
     if len(segs) < 2:
         return []
     p1, p2 = segs[:, :2], segs[:, 2:]
@@ -758,7 +760,7 @@ def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float,
     length = np.hypot(d[:, 0], d[:, 1])
     u = d / length[:, None]
     cos = np.abs(u @ u.T)
-    found = []
+    found: list[Corner] = []
     for i, j in zip(*np.nonzero(np.triu(cos < 0.3, 1)), strict=True):
         # intersection of the two lines
         a, b = u[i], u[j]

@@ -11,6 +11,10 @@ outline is not of a card's shape, through card-shaped outlines that keep one of 
 sides (a side found on a neighbour's edge or on wood grain); one it still cannot read
 confidently is kept with ``card = None``.
 
+Cards that no outline gives, lying partly under others or cut by the photo's edge,
+are then read from a visible corner at the size of the photo's named cards
+(``_cards_at_corners``).
+
 A square photo is also read stretched back to 4:3 and to 3:4 (``SQUARE_LOOKS``):
 camera frames are not square, so a square one was cut or resized, and photos resized
 without keeping their aspect (data sets squash phone photos to 640x640) show cards far
@@ -29,6 +33,7 @@ import numpy.typing as npt
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
 from tablecam.reading.finder import (
+    Corner,
     _polygon_overlap,
     _segments,
     _sides,
@@ -202,15 +207,18 @@ def _add_cards(kept: list[RecognizedCard], more: list[RecognizedCard]) -> list[R
 
 def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                       reader: CardReader) -> list[RecognizedCard]:
-    """Cards lying partly under others, read from a visible corner.
+    """Cards lying partly under others, or cut by the photo's edge, read from a visible
+    corner.
 
     The finder wants a card's outline on edges all round; a card under others shows
-    a corner and parts of two sides, and no more.  Every corner where two straight
-    edges meet at a right angle (``right_angle_corners``), with the size of the
-    photo's named cards, gives a card lying either way from it; those the reader names
-    (and whose name no other card has) are added, best first (``_add_cards``).  The
-    reader, calibrated to leave doubtful faces unnamed, is the test: a quad across
-    two cards or the table reads as no card or as nothing sure."""
+    a corner and parts of two sides, and no more.  Every corner of an outline found
+    but not read, and every corner where two straight edges meet at a right angle
+    (``right_angle_corners``), with the size of the photo's named cards, gives a card
+    lying either way from it, whose centre must be in the photo; those the reader
+    names at ``CORNER_CONFIDENCE`` (and whose name no other card has) are added, best
+    first (``_add_cards``).  The reader, calibrated to leave doubtful faces unnamed, is
+    the test: a quad across two cards or the table reads as no card or as nothing
+    sure."""
     named = [_sides(c.corners) for c in cards if c.card is not None]
     if not named:
         return cards
@@ -309,12 +317,9 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
             for i, c in enumerate(cards)]
 
 
-def _outline_corners(corners: npt.NDArray[np.float32],
-                     ) -> list[tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
-                                     tuple[npt.NDArray[np.float32], float]]]:
-    """Each corner of an outline with its two sides as arms, in ``right_angle_corners``'
-    form."""
-    out = []
+def _outline_corners(corners: npt.NDArray[np.float32]) -> list[Corner]:
+    """Each corner of an outline, with its two sides as arms."""
+    out: list[Corner] = []
     for i in range(4):
         corner = corners[i]
         arms = []
@@ -324,6 +329,7 @@ def _outline_corners(corners: npt.NDArray[np.float32],
             arms.append((side / max(length, 1e-6), length))
         out.append((corner, arms[0], arms[1]))
     return out
+
 
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
     """The share of ``quad``'s area that lies inside ``outline``."""
