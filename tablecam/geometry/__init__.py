@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 import cv2
@@ -115,6 +115,10 @@ class TableGeometry:
     card_width: float
     source: Literal["deal", "mat"]
     spit_seen: frozenset[ZoneId] = frozenset()
+    # zone boxes already worked out, by (zone, image height, width, margin): the table
+    # reader asks for the same few dozen every frame
+    _boxes: dict[tuple[ZoneId, int, int, float], tuple[int, int, int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def zone_at(self, point: Sequence[float]) -> ZoneId | None:
         """The zone containing an image point (the nearest centre if zones overlap)."""
@@ -133,6 +137,14 @@ class TableGeometry:
                  ) -> tuple[int, int, int, int]:
         """Pixel box ``(x0, y0, x1, y1)`` around a zone, grown by ``margin`` card
         widths and clipped to an image of ``shape``."""
+        key = (zone, shape[0], shape[1], margin)
+        box = self._boxes.get(key)
+        if box is None:
+            box = self._boxes[key] = self._zone_box(zone, shape, margin)
+        return box
+
+    def _zone_box(self, zone: ZoneId, shape: tuple[int, ...], margin: float,
+                  ) -> tuple[int, int, int, int]:
         quad = self.zones[zone]
         pad = margin * self.card_width
         x0, y0 = np.floor(quad.min(axis=0) - pad)

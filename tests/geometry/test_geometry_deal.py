@@ -51,6 +51,22 @@ def test_zones_follow_a_tilted_camera() -> None:
         assert geometry.zone_at(corners.mean(axis=0)) == zone
 
 
+def test_a_zones_box_fits_each_frame_size_and_margin_asked_for() -> None:
+    # the boxes are kept once worked out: a smaller frame (a camera switched to a lower
+    # resolution) or a wider margin must still get its own box
+    scene = spit_deal_scene(FULL_DECK[:10], seed=3)
+    geometry = geometry_from_deal(_dealt(scene.image))
+    quad = geometry.zones["A5"]
+    x0, y0, x1, y1 = geometry.zone_box("A5", scene.image.shape)
+    assert (x0, y0) == tuple(int(v) for v in np.floor(quad.min(axis=0)))
+    assert (x1, y1) == tuple(int(v) for v in np.ceil(quad.max(axis=0)))
+    wide = geometry.zone_box("A5", scene.image.shape, margin=0.4)
+    assert wide[0] < x0 and wide[1] < y0 and wide[2] > x1 and wide[3] > y1
+    small = geometry.zone_box("A5", (y1 - 10, x1 - 10, 3))
+    assert small == (x0, y0, x1 - 10, y1 - 10)
+    assert geometry.zone_box("A5", scene.image.shape) == (x0, y0, x1, y1)
+
+
 def test_an_incomplete_deal_is_refused_with_a_reason() -> None:
     scene = spit_deal_scene(FULL_DECK[:10], seed=6)
     cards = _dealt(scene.image)
