@@ -104,6 +104,16 @@ class Call:
     say: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _StallMark:
+    """The centre piles (bottom to top) and the spit counts as a stall began."""
+
+    piles: dict[Pile, tuple[Card | None, ...]]
+    spit: dict[Seat, int]
+    spat: dict[Pile, int]
+    spit_due: int
+
+
 def _sentence(text: str) -> str:
     """Capitalise the first letter only (``str.capitalize`` would lower the seat letter)."""
     return text[:1].upper() + text[1:]
@@ -152,6 +162,11 @@ class Referee:
         #: Piles owed a spit card: a spit turn fed them (their player had spit cards) and
         #: the camera saw nothing land there, so the top we have is not the top.
         self._owed: set[Pile] = set()
+        #: The centre piles and spit counts when the last stall began, and when a card
+        #: that was no spit turn ended it: that card taken back soon after, the table is
+        #: as it was, and the stall called goes on (``_stall_goes_on``).
+        self._stall_mark: _StallMark | None = None
+        self._stall_broken_at: float | None = None
         #: Columns whose top was turned unread, and when: a named reveal there soon after
         #: is that card read, not another card turned.
         self._unread_reveal: dict[tuple[Seat, int], float] = {}
@@ -262,6 +277,7 @@ class Referee:
         self._spat = {p: 0 for p in PILES}
         self._plays = {p: [] for p in PILES}
         self._owed.clear()
+        self._stall_mark, self._stall_broken_at = None, None
         self._unread_reveal.clear()
         self._last_play.clear()
         self._landed.clear()
@@ -313,6 +329,7 @@ class Referee:
         feeders = [s for s in SEATS if self.table.sides[s].spit > 0]
         alone = len(feeders) == 1
         fed = False
+        stalled = self.phase == "stalled"
         for pile, card in event.cards.items():
             feeder = next((s for s in feeders if self.spit_pile[s] == pile), None)
             if feeder is None and alone and feeders and feeders[0] not in self._alone:
@@ -335,6 +352,10 @@ class Referee:
             # pile alone while that card was a play).
             self._owed.update(self.spit_pile[s] for s in feeders)
             self._spit_turned()
+        if fed:
+            self._stall_mark = None  # the players spat: that stall is over
+        elif stalled and event.cards:
+            self._stall_broken_at = event.t  # no one's spit card: most likely a misread
         # Spit cards seen when no spit was due (a pile misread, a spit seen twice) are
         # kept on the pile but take nothing from a spit pile: the take counts keep the total.
         self.phase = "playing"
@@ -657,6 +678,7 @@ class Referee:
             if column:
                 self.table.put_on_column(seat, column, event.card)
                 back = True
+            self._stall_goes_on(event.t)
         what = event.card.code if event.card is not None else "the card"
         said = f"Collision on the {event.pile} pile: {self._name(event.player)} takes back {what}."
         if (back and self.phase == "round_over" and event.player == self.round_winner
@@ -671,6 +693,37 @@ class Referee:
             self._pending_slaps, self._slaps_since_end = [], []
             said += f" {_sentence(self._name(event.player))} has not won the round yet; play on."
         return [Call(event.t, self._stamp(event), said), *self._after_change(event.t)]
+
+    def _mark_stall(self) -> None:
+        """Note the centre piles and spit counts as a stall begins (``_stall_goes_on``)."""
+        self._stall_mark = _StallMark(
+            {p: tuple(self.table.piles[p]) for p in PILES},
+            {s: self.table.sides[s].spit for s in SEATS}, dict(self._spat), self._spit_due)
+        self._stall_broken_at = None
+
+    def _stall_goes_on(self, t: float) -> None:
+        """After a takeback: back in the stall that a card just taken back ended?
+
+        Nothing can be played in a stall, so a card seen going onto a pile then (a
+        misread top, or a card read on the pile a lone spitter does not keep to) and
+        taken back within ``UNENDED_S`` leaves the table as it was: the stall already
+        called goes on, with its spit counts, and is not called again.  Synthetic games
+        at 8 % misreads: 1039 (8C "played" onto AH 0.6 s after "Spit!", which also took
+        a spit turn as gone down unseen) and 1090 (KC read on the right pile while B spat
+        alone onto the left) each got a second "Spit!" before the players' spit cards.
+        """
+        mark = self._stall_mark
+        if (mark is None or self.phase != "playing" or self._stall_broken_at is None
+                or t - self._stall_broken_at > UNENDED_S
+                or any(tuple(self.table.piles[p]) != mark.piles[p] for p in PILES)
+                or not self._stuck()):
+            return
+        for seat in SEATS:
+            self.table.sides[seat].spit = mark.spit[seat]
+        self._spat = dict(mark.spat)
+        self._spit_due = mark.spit_due
+        self._stall_broken_at = None
+        self.phase = "stalled"
 
     def _after_change(self, t: float) -> list[Call]:
         """After the table changed: has a round ended, or is the game stuck?"""
@@ -697,8 +750,10 @@ class Referee:
                 # misreads: a 3H read on a pile it does not fit 0.17 s after the call used
                 # up a spit turn, and "Spit!" was called again when it went back)
                 return []
-            if self.phase == "stalled" and self._spit_due > 0:
-                self._spit_turned()  # play went on: the spit cards went down unseen
+            if self.phase == "stalled":
+                self._stall_broken_at = t
+                if self._spit_due > 0:
+                    self._spit_turned()  # play went on: the spit cards went down unseen
             self.phase = "playing"
             return []
         if self.phase == "stalled" or self._busy or not self._camera_agrees():
@@ -708,6 +763,7 @@ class Referee:
             self._spit_due += 1
             self._stall_unpressed = True
             self._stall_at = t
+            self._mark_stall()
             return [Call(t, Stall(t, self.round), "Spit!")]
         # Nobody can spit and nobody can move: fewer tableau cards wins (default variant).
         a, b = (self.table.sides[s].tableau_cards for s in SEATS)
@@ -775,6 +831,7 @@ class Referee:
                 # Every move left to the referee needs a card the camera could not
                 # read: the players, who can read it, say nobody can move.
                 self.phase = "stalled"
+                self._mark_stall()
                 if answering:
                     return [echo, Call(press.t, None, "Three, two, one, spit!")]
                 return [echo, Call(press.t, Stall(press.t, self.round), "Three, two, one, spit!")]

@@ -814,3 +814,50 @@ def test_a_play_misread_just_after_spit_is_called_neither_turns_spit_cards_nor_c
     referee.observe(Spit(3.8, 1, {"left": c("QS"), "right": c("3S")}))
     assert referee.phase == "playing"
     assert referee.table.sides["A"].spit == 0 and referee.table.sides["B"].spit == 0
+
+
+def test_a_card_misread_onto_a_pile_later_in_a_stall_and_taken_back_leaves_the_stall_going_on() -> None:
+    # synthetic game 1039 at 8 % misreads: 0.64 s after "Spit!" a column top was read
+    # on a pile it does not fit and taken back; the play had been taken for spit cards
+    # gone down unseen (a spit card less each), and "Spit!" was called a second time
+    referee = Referee(RefereeRules(first_round_cards=8))  # three columns, two spit cards
+    referee.observe(Deal(1.0, 1, {"A": TableauView(3, 2, (c("KD"), c("KC"), c("KH"))),
+                                  "B": TableauView(3, 2, (c("2C"), c("2D"), c("2H")))}))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    calls = referee.observe(Play(2.64, 1, "A", c("KC"), "left", 2), firm=False)
+    calls += referee.observe(Takeback(2.77, 1, "A", c("KC"), "left"))
+    calls += referee.tick(2.9)
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    assert referee.phase == "stalled"
+    assert referee.table.sides["A"].spit == 1 and referee.table.sides["B"].spit == 1
+    assert referee.table.top("left") == c("8S")
+    # the players' spit cards are the stall's one spit turn
+    referee.press(ButtonPress(3.0, "spit"))
+    referee.observe(Spit(3.8, 1, {"left": c("QS"), "right": c("3S")}))
+    assert referee.table.sides["A"].spit == 0 and referee.table.sides["B"].spit == 0
+
+
+def test_a_card_read_on_the_other_pile_than_a_lone_spitter_keeps_to_and_gone_again_is_no_new_stall() -> None:
+    # synthetic game 1090 at 8 % misreads: B spat alone onto the left pile; after the
+    # next press a KC was read on the right pile and taken back, and "Spit!" was called
+    # a second time before B's spit card showed
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("4D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.table.sides["B"].spit = 0  # B turned their last spit card unseen
+    calls = referee.observe(Spit(2.0, 1, {"left": c("QD")}))  # A spits alone
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    assert referee.table.sides["A"].spit == 2
+    referee.press(ButtonPress(2.8, "spit"))
+    calls = referee.observe(Spit(3.0, 1, {"right": c("5S")}))  # nobody's spit card
+    assert referee.phase == "playing"  # 4C and 4D fit it, as far as the referee knows
+    calls += referee.observe(Takeback(3.15, 1, "A", c("5S"), "right"))
+    calls += referee.tick(3.4)
+    assert not any(isinstance(call.event, Stall) for call in calls)
+    assert referee.phase == "stalled" and referee.table.sides["A"].spit == 2
+    # A's spit card, when it shows, is the one spit turn of that press
+    referee.observe(Spit(3.9, 1, {"left": c("KS")}))
+    assert referee.table.sides["A"].spit == 1
