@@ -37,6 +37,7 @@ from tablecam.reading.finder import (
     _polygon_overlap,
     _segments,
     _sides,
+    find_cards,
     find_cards_thorough,
     find_pile_tops,
     right_angle_corners,
@@ -76,6 +77,11 @@ SQUARE_TOLERANCE = 0.02
 #: another look finds is added where it overlaps no kept card's box by this IoU and its
 #: name is not taken.
 MERGE_IOU = 0.3
+
+#: The finder takes a card's short side to be at most half the photo's short side; a
+#: close-up of one card or two is also searched for cards from this share of the photo's
+#: short side up to all of it (``_close_ups``).
+CLOSE_UP_FROM = 0.45
 
 #: Cards under others are sought from their corners (``_cards_at_corners``) on a copy
 #: of the photo where the named cards are at most this wide (pixels) ...
@@ -278,8 +284,29 @@ def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[Recogni
     # outlines read as a back or as no card may be stacks too: a face on face-down cards
     faces = {id(c.corners) for c in cards}
     others = [f.corners for f in found if id(f.corners) not in faces]
+    cards = _close_ups(image, cards, reader)
     cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
     return _cards_at_corners(image, cards, reader)
+
+
+def _close_ups(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+               reader: CardReader) -> list[RecognizedCard]:
+    """Cards too large for the finder's usual search: a photo of one card or two from
+    close by (``CLOSE_UP_FROM``).  One the reader names is added where no card lies,
+    in place of unread outlines, or in place of the same card's outline lying inside it
+    (a court card's picture frame, found instead of the card)."""
+    short = min(image.shape[:2])
+    found = find_cards(image, min_width=CLOSE_UP_FROM * short, max_width=short, piles=False)
+    if not found:
+        return cards
+    seen = read_cards(image, found, reader)
+    more = sorted((RecognizedCard(s.card, s.confidence, s.corners, s.covered)
+                   for s in seen if s.face_up and s.card is not None),
+                  key=lambda c: c.confidence, reverse=True)
+    for big in more:
+        inner = [c for c in cards if c.card == big.card and _inside(c.corners, big.corners) >= 0.9]
+        cards = _add_cards([c for c in cards if not any(c is i for i in inner)], [big])
+    return cards
 
 
 def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],

@@ -174,3 +174,17 @@ def test_looks_merge_each_card_once_and_a_name_replaces_an_unread_outline(first:
     # stays out; the unread card only the plain look found stays
     assert len(merged) == 4
     assert names == {"8H": [0, 0], "9H": [304, 2], "KS": [600, 0], "-": [0, 400]}
+
+
+def test_a_close_up_of_one_card_filling_most_of_the_photo_is_found_and_read() -> None:
+    # edje IMG_2700: a lone ace photographed from close by, its short side 60 % of the
+    # photo's; the finder's usual search stops at half
+    image = np.full((504, 378, 3), (60, 110, 150), np.uint8)
+    image[105:425, 74:303] = 250
+    image[112:140, 80:98] = (0, 0, 220)  # the index marks the reader looks for
+    image[390:418, 279:297] = (0, 0, 220)
+    cards = recognize(image, _IndexReader()).cards
+    assert [c.card for c in cards] == [Card.parse("KH")]
+    corners = cards[0].corners
+    assert np.abs(corners.min(axis=0) - (74, 105)).max() <= 4
+    assert np.abs(corners.max(axis=0) - (302, 424)).max() <= 4
