@@ -716,6 +716,13 @@ class Tracker:
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""
         state, card = new
+        if state == "empty" and name in PILES and self._r.pile_cards[name]:
+            # A centre pile holding cards empties only when it is taken, after a round's
+            # end, and then stays empty: a few frames of "empty" in play are a misread (dev
+            # game 2040's gingham: in a round with one pile in use, the left pile read
+            # empty for three frames during a collision, both piles counted as taken and
+            # the rest of the round went unrefereed)
+            return False
         if state != "face_up" or card is None:
             return True
         if name in PILES:

@@ -320,3 +320,24 @@ def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() 
     assert not any(isinstance(e, Play) for e in out)
     assert tracker.settle_held(1.3) == [Play(1.3, 1, "A", c("7C"), "left", 1)]
     assert tracker.settle_held(1.4) == []
+
+
+def test_a_pile_read_empty_for_a_few_frames_in_a_one_pile_round_is_no_take() -> None:
+    # dev game 2040-2041: B spat alone, so only the left pile was in use; it read empty
+    # for three frames during a collision, both piles counted as taken, and the rest of
+    # the round went unrefereed
+    base = dict(BASE, B2="6S", right="empty")
+    tracker = Tracker()
+    tracker.expected_columns = {"A": 2, "B": 2}
+    tracker.spit_feeders = 1
+    out = run(tracker, [(i / 30, dict(base)) for i in range(25)])  # the spit window runs out
+    assert [type(e).__name__ for e in out] == ["Deal", "Spit"]
+    tracker.spit_expected = False
+    frames = [(1.0 + i / 30, dict(base, A1="empty", left="7C")) for i in range(4)]
+    frames += [(1.2 + i / 30, dict(base, A1="empty", left="empty")) for i in range(3)]
+    frames += [(1.4 + i / 30, dict(base, A1="empty", left="7C")) for i in range(4)]
+    frames += [(2.0 + i / 30, dict(base, A1="empty", B2="empty", left="6S")) for i in range(4)]
+    out = run(tracker, frames)
+    assert [e for e in out if isinstance(e, Play)] == [
+        Play(1.0 + 1 / 30, 1, "A", c("7C"), "left", 1), Play(2.0 + 1 / 30, 1, "B", c("6S"), "left", 2)]
+    assert not tracker.waiting_for_deal
