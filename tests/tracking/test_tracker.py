@@ -323,7 +323,7 @@ def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() 
 
 
 def test_a_pile_read_empty_for_a_few_frames_in_a_one_pile_round_is_no_take() -> None:
-    # dev game 2040-2041: B spat alone, so only the left pile was in use; it read empty
+    # dev game 2041: B spat alone, so only the left pile was in use; it read empty
     # for three frames during a collision, both piles counted as taken, and the rest of
     # the round went unrefereed
     base = dict(BASE, B2="6S", right="empty")
