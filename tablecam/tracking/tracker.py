@@ -353,6 +353,19 @@ class Tracker:
             if named and self._held_fit(name, value[1]):
                 needed = 1
             careful = False
+            if (value[0] == "empty" and name in PILES and self._phase == "playing"
+                    and self._r.pile_cards[name]
+                    and not any(self._r.pile_cards[p] for p in PILES if p != name)):
+                # The one pile in use this round (a player spitting alone from the start)
+                # holding cards empties only when it is taken, after a round's end: with
+                # the other pile empty all along, a few frames of "empty" there would end
+                # the round (dev game 2041: the left pile read empty for three frames
+                # during a collision, and the rest of the round went unrefereed).  Hands
+                # come and go while piles are taken, so the frames need not be in a row.
+                # (With both piles in use, both must read empty at once; on a checked
+                # cloth an empty pile soon reads as a back, and waiting longer there
+                # missed dev game 2040's fourth deal.)
+                needed += 2
             if self._phase == "playing" and not self._expected(name, zone.accepted, value, t):
                 needed += 2  # a surprising reading must persist longer than a likely one
                 careful = True
@@ -716,13 +729,6 @@ class Tracker:
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""
         state, card = new
-        if state == "empty" and name in PILES and self._r.pile_cards[name]:
-            # A centre pile holding cards empties only when it is taken, after a round's
-            # end, and then stays empty: a few frames of "empty" in play are a misread (dev
-            # game 2040's gingham: in a round with one pile in use, the left pile read
-            # empty for three frames during a collision, both piles counted as taken and
-            # the rest of the round went unrefereed)
-            return False
         if state != "face_up" or card is None:
             return True
         if name in PILES:

@@ -341,3 +341,4 @@ def test_a_pile_read_empty_for_a_few_frames_in_a_one_pile_round_is_no_take() -> 
     assert [e for e in out if isinstance(e, Play)] == [
         Play(1.0 + 1 / 30, 1, "A", c("7C"), "left", 1), Play(2.0 + 1 / 30, 1, "B", c("6S"), "left", 2)]
     assert not tracker.waiting_for_deal
+
