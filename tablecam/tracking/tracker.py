@@ -483,6 +483,16 @@ class Tracker:
                 return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
+        if (name in PILES and possible is not None and accepted is not None and best == accepted
+                and self.spit_expected and zone.accepted_named >= self.stable_frames
+                and zone.last_hidden > zone.accepted_at and self._looked_since_hand(name, zone)):
+            # Spit cards are due, a hand has been over the pile, and the reader, which
+            # named its top surely before, no longer names it, though it likes it best of
+            # the cards that may be there: a spit card it cannot name landed (dev game
+            # 2041: JS turned onto 10D, liked as 10D or JD, was taken for 10D, and that
+            # spit turn went uncounted).
+            zone.unread_look = self._last_t
+            return None
         if (name in PILES and possible is not None and accepted is not None and best in (accepted, None)
                 and self._looked_since_hand(name, zone) and self._awaited(name)
                 and (_likeliest_face(candidates) != accepted

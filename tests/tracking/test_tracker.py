@@ -342,3 +342,18 @@ def test_a_pile_read_empty_for_a_few_frames_in_a_one_pile_round_is_no_take() -> 
         Play(1.0 + 1 / 30, 1, "A", c("7C"), "left", 1), Play(2.0 + 1 / 30, 1, "B", c("6S"), "left", 2)]
     assert not tracker.waiting_for_deal
 
+
+def test_a_spit_card_the_reader_likes_as_the_old_top_is_still_a_spit_card() -> None:
+    # dev game 2041: after a press, JS was turned onto 10D; the reader, which had named
+    # 10D surely, liked 10D or JD best for it without naming either, the tracker took it
+    # for 10D, and that spit turn went uncounted (a take one card off at the round's end)
+    tracker = started()
+    tracker.spit_expected = True
+    tracker.spit_feeders = 1
+    out = run(tracker, [(1.0 + i / 30, dict(BASE)) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, left="covered")) for i in range(4)])
+    for i in range(30):  # JS on 8H, liked as 8H or as KH (which lies in B1)
+        reading = frame(1.3 + i / 30, **dict(BASE))
+        out += tracker.update(unread(reading, "left", ("8H", 0.44), ("KH", 0.41)))
+    spits = [e for e in out if isinstance(e, Spit)]
+    assert [dict(e.cards) for e in spits] == [{"left": None}]
