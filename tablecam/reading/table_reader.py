@@ -505,16 +505,19 @@ class TableReader:
                 for zone, cards in by_zone.items()}
 
     def _read_zones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
-                    zones: list[ZoneId], quick: bool = True,
+                    zones: list[ZoneId], quick: bool = True, pile_tops: bool = True,
                     ) -> dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]:
         """Find and read the cards of ``zones``.  With ``quick``, a centre pile where one
         card-shaped region changed (a card laid on it) is read from that outline alone:
         what lies under a pile's top does not matter.  Unless it reads as a face, the
-        zone is looked at again the thorough way."""
+        zone is looked at again the thorough way.  A centre pile's top is looked for by
+        its four sides first (``pile_tops``); when that outline reads as no face, the
+        finder looks (a checked cloth's squares show four straight sides too)."""
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
         outline_only: set[ZoneId] = set()
         # zones whose top card was looked for by its sides: the other outlines to look at
         searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
+        topped: list[ZoneId] = []  # piles read from the outline of their four sides
         lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -537,7 +540,7 @@ class TableReader:
                         continue
                 else:
                     arrived = None
-            if arrived is None and zone in PILE_ZONES:
+            if arrived is None and zone in PILE_ZONES and pile_tops:
                 # the finder's regions merge a pile's top card with what sticks out
                 # below it: the top card is the one showing four whole sides, and
                 # the cards below it matter no more (nor the finder's time).  A pile's
@@ -546,6 +549,7 @@ class TableReader:
                 searched[zone] = tops[1:]
                 if tops:
                     found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
+                    topped.append(zone)
                     continue
             # (a column's top lies whole: an outline well under a card's width there is a
             # court card's picture frame or a pip group, which the reader may take for a back)
@@ -591,6 +595,18 @@ class TableReader:
             # (the zone's crop is kept already: nothing changed since, so the pile's top is
             # looked for by its four sides, then by the finder)
             result.update(self._read_zones(image, geometry, again, quick=False))
+        unread = [zone for zone in topped if result[zone][0].state != "face_up"]
+        if unread:
+            # A pile's top shows a face.  On a checked cloth the squares are outlined by
+            # four straight sides as well as a card is, and the best supported outline
+            # can be one of them (dev game 2040, gingham: the piles read as backs or as
+            # covered most of the game while the finder outlined their top cards); the
+            # finder's reading is taken when it shows a face
+            found = self._read_zones(image, geometry, unread, quick=False, pile_tops=False)
+            for zone in unread:
+                if found[zone][0].state == "face_up":
+                    result[zone] = found[zone]
+                    searched.pop(zone, None)
         self._look_again(image, geometry, result, searched)
         return result
 

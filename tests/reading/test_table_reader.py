@@ -563,3 +563,22 @@ def test_a_deal_of_dark_faces_the_reader_cannot_name_still_gives_the_zones() -> 
     for zone, (corners, _) in scene.truth.items():
         assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
     assert reading.geometry.spit_seen == {"spitA", "spitB"}
+
+
+def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outlines(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2040, a gingham cloth: the cloth's squares show four straight sides as a
+    # card does, the pile-top search outlined one of them (read as a back or as no card),
+    # and the centre piles read as backs or covered most of the game
+    from tablecam.reading import table_reader
+
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, played.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    card = played.truth["left"][0]
+    decoy = (card + np.array([1.6 * geometry.card_width, 0.0], np.float32)).astype(np.float32)
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args: [decoy])
+    observation, _ = reader._read_zones(played.image, geometry, ["left"])["left"]
+    assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
