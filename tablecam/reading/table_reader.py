@@ -599,14 +599,14 @@ class TableReader:
         if unread:
             # A pile's top shows a face.  On a checked cloth the squares are outlined by
             # four straight sides as well as a card is, and the best supported outline
-            # can be one of them (dev game 2040, gingham: the piles read as backs or as
-            # covered most of the game while the finder outlined their top cards); the
-            # finder's reading is taken when it shows a face
+            # can be one of them, read as a back or as no card (dev game 2040, gingham:
+            # the piles read as backs or covered most of the game while the finder
+            # outlined their top cards, and read as backs once taken, so no round's end
+            # showed both piles empty); the finder's reading stands instead
             found = self._read_zones(image, geometry, unread, quick=False, pile_tops=False)
             for zone in unread:
-                if found[zone][0].state == "face_up":
-                    result[zone] = found[zone]
-                    searched.pop(zone, None)
+                result[zone] = found[zone]
+                searched.pop(zone, None)
         self._look_again(image, geometry, result, searched)
         return result
 
