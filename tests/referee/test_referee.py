@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from tablecam.cards import Card
 from tablecam.events import (
     AnyEvent,
@@ -795,46 +797,29 @@ def test_a_slap_after_the_game_ended_changes_nothing_while_the_slapper_still_hol
     assert referee.phase == "game_over" and referee.round_winner == "A"
 
 
-def test_a_play_misread_just_after_spit_is_called_neither_turns_spit_cards_nor_calls_it_again() -> None:
-    # synthetic game 1016 at 8 % misreads: 0.17 s after "Spit!" a card was read on a
-    # pile it does not fit and taken back at once; the referee took it for play going
-    # on over spit cards turned unseen (a spit card less), and called "Spit!" again
+@pytest.mark.parametrize("after", [0.17, 0.64])
+def test_a_play_misread_in_a_stall_and_taken_back_neither_turns_spit_cards_nor_calls_it_again(
+        after: float) -> None:
+    # synthetic games at 8 % misreads: a card read on a pile it does not fit and taken
+    # back 0.13 s later, 0.17 s after "Spit!" (1016; within SPIT_REACTION_S) or 0.64 s
+    # after it (1039; the stall mark).  The referee had taken it for play going on over
+    # spit cards turned unseen (a spit card less each), and called "Spit!" again
     referee = Referee(RefereeRules(first_round_cards=8))  # three columns, two spit cards
     referee.observe(Deal(1.0, 1, {"A": TableauView(3, 2, (c("KD"), c("KC"), c("KH"))),
                                   "B": TableauView(3, 2, (c("2C"), c("2D"), c("2H")))}))
     calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
     assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
-    calls = referee.observe(Play(2.17, 1, "A", c("KC"), "left", 2), firm=False)
-    calls += referee.observe(Takeback(2.3, 1, "A", c("KC"), "left"))
-    calls += referee.tick(2.4)
-    assert not any(isinstance(call.event, Stall) for call in calls)
-    assert referee.phase == "stalled" and referee.table.sides["A"].spit == 1
-    # the players' spit cards, when they come, are the stall's one spit turn
-    referee.press(ButtonPress(2.9, "spit"))
-    referee.observe(Spit(3.8, 1, {"left": c("QS"), "right": c("3S")}))
-    assert referee.phase == "playing"
-    assert referee.table.sides["A"].spit == 0 and referee.table.sides["B"].spit == 0
-
-
-def test_a_card_misread_onto_a_pile_later_in_a_stall_and_taken_back_leaves_the_stall_going_on() -> None:
-    # synthetic game 1039 at 8 % misreads: 0.64 s after "Spit!" a column top was read
-    # on a pile it does not fit and taken back; the play had been taken for spit cards
-    # gone down unseen (a spit card less each), and "Spit!" was called a second time
-    referee = Referee(RefereeRules(first_round_cards=8))  # three columns, two spit cards
-    referee.observe(Deal(1.0, 1, {"A": TableauView(3, 2, (c("KD"), c("KC"), c("KH"))),
-                                  "B": TableauView(3, 2, (c("2C"), c("2D"), c("2H")))}))
-    calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
-    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
-    calls = referee.observe(Play(2.64, 1, "A", c("KC"), "left", 2), firm=False)
-    calls += referee.observe(Takeback(2.77, 1, "A", c("KC"), "left"))
-    calls += referee.tick(2.9)
+    calls = referee.observe(Play(2.0 + after, 1, "A", c("KC"), "left", 2), firm=False)
+    calls += referee.observe(Takeback(2.13 + after, 1, "A", c("KC"), "left"))
+    calls += referee.tick(2.25 + after)
     assert not any(isinstance(call.event, Stall) for call in calls)
     assert referee.phase == "stalled"
     assert referee.table.sides["A"].spit == 1 and referee.table.sides["B"].spit == 1
     assert referee.table.top("left") == c("8S")
-    # the players' spit cards are the stall's one spit turn
+    # the players' spit cards, when they come, are the stall's one spit turn
     referee.press(ButtonPress(3.0, "spit"))
     referee.observe(Spit(3.8, 1, {"left": c("QS"), "right": c("3S")}))
+    assert referee.phase == "playing"
     assert referee.table.sides["A"].spit == 0 and referee.table.sides["B"].spit == 0
 
 
