@@ -604,16 +604,23 @@ def test_an_unread_card_the_camera_shows_in_an_empty_column_takes_it() -> None:
     assert not any(m.kind == "move" and m.to_column == 1 for m in referee.table.open_moves())
 
 
+def _a_spits_alone(a2: str) -> Referee:
+    """Three columns each (A: 4C, ``a2``, 9H; B: three sevens), three spit cards for A
+    and none left for B, who turned their last one unseen: A spits alone."""
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c(a2), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.table.sides["B"].spit = 0
+    return referee
+
+
 def test_a_lone_spitter_keeps_to_one_pile_and_a_card_seen_on_the_other_is_no_spit_turn() -> None:
     # dev game 2005: A spat alone onto the right pile; at a later spit an unread left top
     # was taken for a spit card first, which moved A's spit pile to the left and counted
     # that turn there; the real spit card on the right then counted for nothing
-    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
-    referee.observe(Deal(1.0, 1, {
-        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
-        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
-    }))
-    referee.table.sides["B"].spit = 0  # B turned their last spit card unseen
+    referee = _a_spits_alone("3D")
     referee.observe(Spit(2.0, 1, {"right": c("10D")}))
     assert referee.spit_pile["A"] == "right" and referee.table.sides["A"].spit == 2
     referee.press(ButtonPress(2.5, "spit"))
@@ -827,12 +834,7 @@ def test_a_card_read_on_the_other_pile_than_a_lone_spitter_keeps_to_and_gone_aga
     # synthetic game 1090 at 8 % misreads: B spat alone onto the left pile; after the
     # next press a KC was read on the right pile and taken back, and "Spit!" was called
     # a second time before B's spit card showed
-    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns, 3 spit cards each
-    referee.observe(Deal(1.0, 1, {
-        "A": TableauView(3, 0, (c("4C"), c("4D"), c("9H"))),
-        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
-    }))
-    referee.table.sides["B"].spit = 0  # B turned their last spit card unseen
+    referee = _a_spits_alone("4D")
     calls = referee.observe(Spit(2.0, 1, {"left": c("QD")}))  # A spits alone
     assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
     assert referee.table.sides["A"].spit == 2
