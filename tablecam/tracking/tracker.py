@@ -962,6 +962,14 @@ class Tracker:
             elif self._held_reveals.pop((seat, column), None) is not None:
                 # It came back over the card we took for its reveal: that reveal was wrong.
                 self._r.down[(seat, column)] += 1
+            if hand.seat == seat and hand.column == column:
+                # Back over the face-down cards it left: the column read empty meanwhile
+                # (a hand passing) lost none of them.  Left waiting to be explained, such
+                # a vanished card held every later "Spit!" of the round back to the
+                # players' press (dev game 2041: B's 5D lost a collision and went back to
+                # B2, which had read empty for a few frames under the hands).
+                self._unseen_left = [u for u in self._unseen_left
+                                     if (u.seat, u.column) != (seat, column)]
             return out  # back where it came from: no event
         pile = self._where_pile(card)
         if pile is not None:

@@ -357,3 +357,18 @@ def test_a_spit_card_the_reader_likes_as_the_old_top_is_still_a_spit_card() -> N
         out += tracker.update(unread(reading, "left", ("8H", 0.44), ("KH", 0.41)))
     spits = [e for e in out if isinstance(e, Spit)]
     assert [dict(e.cards) for e in spits] == [{"left": None}]
+
+
+def test_a_card_back_over_its_face_down_cards_leaves_nothing_waiting_to_be_explained() -> None:
+    # dev game 2041: B's 5D lost a collision and went back to B2, which had read empty
+    # for a few frames under the hands; the face-down card seemingly gone stayed
+    # "turned and moved unseen", and every later "Spit!" of the round waited for the
+    # players' press
+    tracker = started()
+    frames = [(1.0 + i / 30, dict(BASE, A2="down")) for i in range(4)]  # 9D in a hand
+    frames += [(1.2 + i / 30, dict(BASE, A2="empty")) for i in range(4)]
+    frames += [(1.4 + i / 30, dict(BASE)) for i in range(30)]  # 9D back where it was
+    out = run(tracker, frames)
+    assert not [e for e in out if not isinstance(e, Unsure)]
+    assert tracker.settled_columns()["A"][1] == ("face_up", c("9D"))
+    assert not tracker.settling
