@@ -998,6 +998,11 @@ class Tracker:
         down = self._r.down.get((seat, column), 0)
         if down > 0:
             self._r.down[(seat, column)] = down - 1
+            # (a face-down card lifted to be turned leaves its column empty for a moment:
+            # it is this card, not one turned and moved unseen; left waiting to be
+            # explained, it held every later "Spit!" of the round back to the players'
+            # press, dev game 2042)
+            self._unseen_left = [u for u in self._unseen_left if (u.seat, u.column) != (seat, column)]
             reveal = Reveal(t, self.round, seat, column, card)
             if any(h.seat == seat and h.column == column
                    for h in [*self._in_hand.values(), *self._unknown_hands]):

@@ -372,3 +372,17 @@ def test_a_card_back_over_its_face_down_cards_leaves_nothing_waiting_to_be_expla
     assert not [e for e in out if not isinstance(e, Unsure)]
     assert tracker.settled_columns()["A"][1] == ("face_up", c("9D"))
     assert not tracker.settling
+
+
+def test_a_face_down_card_lifted_to_be_turned_is_the_reveal_not_a_card_gone_unseen() -> None:
+    # dev game 2042: B3's face-down card was lifted to be turned (the column read empty
+    # for a moment) and laid back face up; the reveal was reported, but the card also
+    # stayed "turned and moved unseen", and later "Spit!"s waited for the players' press
+    tracker = started()
+    frames = [(1.0 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(4)]
+    frames += [(1.2 + i / 30, dict(BASE, A2="empty", left="9D")) for i in range(4)]
+    frames += [(1.4 + i / 30, dict(BASE, A2="10C", left="9D")) for i in range(30)]
+    out = run(tracker, frames)
+    assert [(type(e).__name__, e.card) for e in out] == [("Play", c("9D")), ("Reveal", c("10C"))]
+    assert tracker.settled_columns()["A"][1] == ("face_up", c("10C"))
+    assert not tracker.settling
