@@ -968,8 +968,7 @@ class Tracker:
                 # a vanished card held every later "Spit!" of the round back to the
                 # players' press (dev game 2041: B's 5D lost a collision and went back to
                 # B2, which had read empty for a few frames under the hands).
-                self._unseen_left = [u for u in self._unseen_left
-                                     if (u.seat, u.column) != (seat, column)]
+                self._forget_vanished(seat, column)
             return out  # back where it came from: no event
         pile = self._where_pile(card)
         if pile is not None:
@@ -1002,7 +1001,7 @@ class Tracker:
             # it is this card, not one turned and moved unseen; left waiting to be
             # explained, it held every later "Spit!" of the round back to the players'
             # press, dev game 2042)
-            self._unseen_left = [u for u in self._unseen_left if (u.seat, u.column) != (seat, column)]
+            self._forget_vanished(seat, column)
             reveal = Reveal(t, self.round, seat, column, card)
             if any(h.seat == seat and h.column == column
                    for h in [*self._in_hand.values(), *self._unknown_hands]):
@@ -1026,6 +1025,11 @@ class Tracker:
                     *self._release_reveal(seat, unread.column)]
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
+
+    def _forget_vanished(self, seat: Seat, column: int) -> None:
+        """The face-down cards of ``seat``'s ``column`` noted as turned and moved unseen
+        (``_unseen_left``) are explained after all: none is waited for any more."""
+        self._unseen_left = [u for u in self._unseen_left if (u.seat, u.column) != (seat, column)]
 
     def _unreadable_arrival(self, t: float, seat: Seat, column: int, old_state: str) -> list[Tracked]:
         """A face-up card that cannot be read appeared in a column."""
