@@ -44,7 +44,7 @@ from tablecam.events import AnyEvent, Button, Play, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.reading.table_reader import TableReader, TableReading
 from tablecam.referee import Referee
-from tablecam.referee.scoring import Score, score_game
+from tablecam.referee.scoring import Score, score_games
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 ZONES = tuple(f"{s}{i}" for s in "AB" for i in range(1, 6)) + ("left", "right", "spitA", "spitB")
@@ -54,17 +54,18 @@ def presses_of(events: list[AnyEvent]) -> list[ButtonPress]:
     return [ButtonPress(e.t, e.button, e.player) for e in events if isinstance(e, Button)]
 
 
-def synthetic_game(seed: int, noise: Noise) -> tuple[list[AnyEvent], list[AnyEvent], int]:
-    from tablecam.sim import simulate_game
+def synthetic_game(seed: int, noise: Noise, per_video: int = 1
+                   ) -> tuple[list[AnyEvent], list[AnyEvent], int]:
+    from tablecam.render.video import simulated_game
 
-    truth = list(simulate_game(seed).events)
+    truth, _motions = simulated_game(seed, per_video)
     presses = presses_of(truth)
     calls, frames = referee_readings(synthetic_readings(truth, noise=noise, seed=seed), presses)
     ours = [c.event for c in calls if c.event is not None]
     return truth, ours, frames
 
 
-def oracle_game(seed: int, reserved_decks: bool = True,
+def oracle_game(seed: int, reserved_decks: bool = True, per_video: int = 1,
                 ) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
     """A rendered game read from the renderer's labels instead of the reader."""
     from tablecam.render.decks import list_decks
@@ -74,7 +75,7 @@ def oracle_game(seed: int, reserved_decks: bool = True,
 
     decks = ([d for d in list_decks(include_reserved=True) if d.reserved] if reserved_decks
              else list_decks())
-    game = prepare_game(seed, decks=decks, size=(1280, 720))
+    game = prepare_game(seed, decks=decks, size=(1280, 720), games=per_video)
     renderer = FrameRenderer(game.scene, game.timeline)
     truth = list(game.events)
     presses = presses_of(truth)
@@ -121,13 +122,19 @@ class RecordingReader:
         self.reader.relocate()
 
 
-def render_once(seed: int, workdir: Path, decks: str) -> tuple[Path, Path]:
+def _name(seed: int, decks: str, per_video: int) -> str:
+    return f"{seed}-{decks}" + (f"-x{per_video}" if per_video > 1 else "")
+
+
+def render_once(seed: int, workdir: Path, decks: str, per_video: int = 1) -> tuple[Path, Path]:
     """The game's video and truth in ``workdir``, rendered unless they are already there."""
-    video = workdir / f"game-{seed}-{decks}.mp4"
-    truth_path = workdir / f"game-{seed}-{decks}.jsonl"
+    name = _name(seed, decks, per_video)
+    video = workdir / f"game-{name}.mp4"
+    truth_path = workdir / f"game-{name}.jsonl"
     if not (video.exists() and truth_path.exists()):
-        partial = workdir / f"partial-{seed}-{decks}.mp4"
+        partial = workdir / f"partial-{name}.mp4"
         command = [sys.executable, "-m", "tablecam", "render", "--seed", str(seed), "--decks", decks,
+                   "--games", str(per_video),
                    "--size", "1280x720", "--out", str(partial), "--truth", str(truth_path)]
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         partial.rename(video)
@@ -135,18 +142,19 @@ def render_once(seed: int, workdir: Path, decks: str) -> tuple[Path, Path]:
 
 
 def video_game(seed: int, workdir: Path, model: Path | None, decks: str = "reserved",
-               keep_readings: bool = False) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
+               keep_readings: bool = False, per_video: int = 1,
+               ) -> tuple[list[AnyEvent], list[AnyEvent], dict[str, float]]:
     from tablecam.app import run_pipeline
     from tablecam.capture import open_source
     from tablecam.reading.classifier import CardClassifier
 
-    video, truth_path = render_once(seed, workdir, decks)
+    video, truth_path = render_once(seed, workdir, decks, per_video)
     truth = read_events(truth_path)
     reader = RecordingReader(TableReader(CardClassifier(model)))
     start = time.process_time()
     result = run_pipeline(open_source(str(video)), reader, Referee(), presses=presses_of(truth))
     if keep_readings:
-        with open(workdir / f"readings-{seed}-{decks}.pickle", "wb") as out:
+        with open(workdir / f"readings-{_name(seed, decks, per_video)}.pickle", "wb") as out:
             pickle.dump(reader.kept, out)
     cpu = time.process_time() - start
     figures = {"frames": float(result.frames), "video_s": result.input_seconds, "cpu_s": cpu,
@@ -154,10 +162,12 @@ def video_game(seed: int, workdir: Path, model: Path | None, decks: str = "reser
     return truth, result.events, figures
 
 
-def readings_game(seed: int, workdir: Path, decks: str) -> tuple[list[AnyEvent], list[AnyEvent], int]:
+def readings_game(seed: int, workdir: Path, decks: str, per_video: int = 1
+                  ) -> tuple[list[AnyEvent], list[AnyEvent], int]:
     """Tracker and referee over a game's kept readings (no video, no reader)."""
-    truth = read_events(workdir / f"game-{seed}-{decks}.jsonl")
-    path = workdir / f"readings-{seed}-{decks}.pickle"
+    name = _name(seed, decks, per_video)
+    truth = read_events(workdir / f"game-{name}.jsonl")
+    path = workdir / f"readings-{name}.pickle"
     if not path.exists():
         raise SystemExit(f"no kept readings {path}: run once with --keep {workdir} --readings")
     with open(path, "rb") as source:
@@ -227,6 +237,9 @@ def main() -> int:
     parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
     parser.add_argument("--oracle", action="store_true",
                         help="rendered games read from the renderer's labels, not the card reader")
+    parser.add_argument("--per-video", type=int, default=1, metavar="N",
+                        help="N games one after the other in each video (or synthetic run), "
+                             "dealt afresh between them: is each new game refereed? (default 1)")
     parser.add_argument("--misread", type=float, default=0.02)
     parser.add_argument("--blur", type=float, default=0.02)
     parser.add_argument("--drop", type=float, default=0.05)
@@ -248,29 +261,32 @@ def main() -> int:
         for i in range(args.games):
             seed = first_seed + i
             if args.from_readings:
-                truth, ours, n = readings_game(seed, workdir, decks)
+                truth, ours, n = readings_game(seed, workdir, decks, args.per_video)
                 frames += n
                 if args.late is not None:
-                    with open(workdir / f"readings-{seed}-{decks}.pickle", "rb") as source:
+                    with open(workdir / f"readings-{_name(seed, decks, args.per_video)}.pickle",
+                              "rb") as source:
                         kept = pickle.load(source)
                     for line in late_plays(truth, ours, kept, args.late):
                         print(f"{seed} {line}", file=sys.stderr)
                 label = "readings"
             elif args.synthetic:
-                truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop))
+                truth, ours, n = synthetic_game(seed, Noise(args.misread, args.blur, args.drop),
+                                                args.per_video)
                 frames += n
                 label = "synthetic"
             elif args.oracle:
-                truth, ours, figures = oracle_game(seed, not args.dev)
+                truth, ours, figures = oracle_game(seed, not args.dev, args.per_video)
                 frames += int(figures["frames"])
                 label = "oracle"
             else:
-                truth, ours, figures = video_game(seed, workdir, args.model, decks, args.readings)
+                truth, ours, figures = video_game(seed, workdir, args.model, decks, args.readings,
+                                                  args.per_video)
                 frames += int(figures["frames"])
                 cpu += figures["cpu_s"]
                 video_s += figures["video_s"]
                 label = "dev video" if args.dev else "video"
-            score = score_game(truth, ours)
+            score = score_games(truth, ours)
             total.add(score)
             per_game.append({"seed": seed, "input": label, **score.summary()})
             print(json.dumps(per_game[-1]), file=sys.stderr, flush=True)

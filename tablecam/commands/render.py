@@ -30,6 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write the button presses, for 'tablecam replay --inputs'")
     parser.add_argument("--events", metavar="FILE.jsonl",
                         help="render this event log instead of a simulated game")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="N simulated games one after the other, the cards gathered and "
+                             "dealt afresh between them (default 1)")
     parser.add_argument("--size", type=_size, metavar="WxH",
                         help="1280x720 or 1920x1080 (default: chosen by the seed)")
     parser.add_argument("--lens", choices=("module3", "module3-wide"),
@@ -84,9 +87,13 @@ def run(args: argparse.Namespace) -> int:
             raise TablecamError(f"--out must name a video file such as game.mp4, not {out}")
         if args.seconds is not None and args.seconds <= 0:
             raise TablecamError(f"--seconds must be positive, not {args.seconds}")
+        if args.games < 1:
+            raise TablecamError(f"--games must be at least 1, not {args.games}")
+        if args.events and args.games != 1:
+            raise TablecamError("--games simulates the games; it cannot go with --events")
         events = read_events(args.events) if args.events else None
         game = prepare_game(args.seed, events=events, decks=chosen, size=args.size,
-                            lens=args.lens)
+                            lens=args.lens, games=args.games)
         frames = render_video(game, out, truth=Path(args.truth) if args.truth else None,
                               inputs=Path(args.inputs) if args.inputs else None,
                               seconds=args.seconds, progress=progress)

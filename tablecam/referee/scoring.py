@@ -11,12 +11,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tablecam.events import AnyEvent, Play, RoundEnd, Take
+from tablecam.events import AnyEvent, Deal, Play, RoundEnd, Take
 
 #: A stall called this much before the truth's (the truth waits out a takeback) or
 #: this much after it is the same stall; any other is a false stall.
 STALL_EARLY_S = 1.0
 STALL_LATE_S = 1.5
+#: Where a recording of several games is cut between them: this long before each new
+#: game's deal is done (the cards are being laid, nothing of the last game is left).
+NEXT_GAME_CUT_S = 3.0
 
 
 @dataclass(slots=True)
@@ -123,6 +126,20 @@ def score_game(truth: Sequence[AnyEvent], ours: Sequence[AnyEvent]) -> Score:
             score.stall_delays.append(max(0.0, t - match))
     score.illegal_calls = sum(1 for e in ours if e.type == "illegal")
     return score
+
+
+def score_games(truth: Sequence[AnyEvent], ours: Sequence[AnyEvent]) -> Score:
+    """Compare our events with the truth of one or more games played one after the other
+    (a recording of several games): each game of the truth starts at a round-1 deal, and
+    our events are cut at the same times (``NEXT_GAME_CUT_S`` before each deal)."""
+    starts = [e.t for e in truth if isinstance(e, Deal) and e.round == 1][1:]
+    cuts = [t - NEXT_GAME_CUT_S for t in starts]
+    total = Score()
+    for k in range(len(cuts) + 1):
+        lo = cuts[k - 1] if k else float("-inf")
+        hi = cuts[k] if k < len(cuts) else float("inf")
+        total.add(score_game([e for e in truth if lo <= e.t < hi], [e for e in ours if lo <= e.t < hi]))
+    return total
 
 
 def _takes(events: Sequence[AnyEvent]) -> dict[int, frozenset[tuple[str, str, int]]]:

@@ -261,6 +261,11 @@ class Timeline:
                         column_tops[(seat, col)] = card
             elif isinstance(event, (RoundSummary, GameEnd)):
                 self._gather(event.t)
+                if isinstance(event, GameEnd) and any(
+                        isinstance(e, Deal) and e.t > event.t for e in self.events):
+                    # Another game follows: every card is gathered, the centre too.
+                    for pile in ("left", "right"):
+                        self._op(event.t + 1.0, "clear", pile)
             elif isinstance(event, Play):
                 column_tops[(event.player, event.column)] = None
             elif isinstance(event, Reveal):

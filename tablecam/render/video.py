@@ -3,6 +3,7 @@ with the events that really happened written as truth in video time."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
@@ -37,27 +38,43 @@ class RenderedGame:
         return self.timeline.duration
 
 
-def simulated_game(seed: int) -> tuple[list[AnyEvent], list[Motion]]:
-    """A simulated game (``tablecam.sim``) as events and the hand motions behind them."""
+#: Seconds of empty table between one game's end and the next game's deal: the players
+#: gather the cards and shuffle.
+BETWEEN_GAMES_S = 25.0
+#: Seeds of the games after the first in one video: ``seed + k * NEXT_GAME_SEED``.
+NEXT_GAME_SEED = 100_003
+
+
+def simulated_game(seed: int, games: int = 1) -> tuple[list[AnyEvent], list[Motion]]:
+    """A simulated game (``tablecam.sim``) as events and the hand motions behind them;
+    with ``games`` > 1, that many games played one after the other at the same table
+    (each later game's events ``BETWEEN_GAMES_S`` after the previous game's end)."""
     from tablecam.sim import simulate_game
 
-    game = simulate_game(seed)
-    events = list(game.events)
-    motions = [Motion(m.player, m.kind, m.start, m.touch, m.end,
-                      events[m.event_index] if m.event_index is not None else None,
-                      m.column, m.pile)
-               for m in game.motions]
+    events: list[AnyEvent] = []
+    motions: list[Motion] = []
+    offset = 0.0
+    for k in range(games):
+        game = simulate_game(seed + k * NEXT_GAME_SEED)
+        shifted = [dataclasses.replace(e, t=e.t + offset) for e in game.events]
+        events += shifted
+        motions += [Motion(m.player, m.kind, m.start + offset, m.touch + offset, m.end + offset,
+                           shifted[m.event_index] if m.event_index is not None else None,
+                           m.column, m.pile)
+                    for m in game.motions]
+        offset = max(e.t for e in events) + BETWEEN_GAMES_S
     return events, motions
 
 
 def prepare_game(seed: int, events: Sequence[AnyEvent] | None = None,
                  decks: Sequence[DeckArt] | None = None, size: tuple[int, int] | None = None,
-                 lens: str | None = None) -> RenderedGame:
-    """The scene and timeline for ``seed``: a freshly simulated game, or ``events``
-    (an event log; hands are then made up around each event)."""
+                 lens: str | None = None, games: int = 1) -> RenderedGame:
+    """The scene and timeline for ``seed``: a freshly simulated game (``games`` of them,
+    one after the other), or ``events`` (an event log; hands are then made up around each
+    event)."""
     scene = random_scene(seed, decks=decks, size=size, lens=lens)
     if events is None:
-        game_events, motions = simulated_game(seed)
+        game_events, motions = simulated_game(seed, games)
         timeline = Timeline(game_events, motions, layout=scene.layout, seed=seed)
     else:
         game_events = list(events)

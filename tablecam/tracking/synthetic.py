@@ -20,6 +20,7 @@ from tablecam.events import (
     SEATS,
     AnyEvent,
     Deal,
+    GameEnd,
     Move,
     Play,
     Reveal,
@@ -88,7 +89,10 @@ def _changes(events: Sequence[AnyEvent]) -> list[tuple[float, str, object]]:
             for k, (seat, i) in enumerate((s, i) for s in SEATS
                                           for i in range(1, event.players[s].columns + 1)):
                 out.append((event.t - 0.08 * (n - 1 - k), "lay", (seat, i, event)))
-        elif isinstance(event, RoundSummary):
+        elif isinstance(event, RoundSummary) or (
+                isinstance(event, GameEnd) and any(isinstance(e, Deal) and e.t > event.t
+                                                   for e in events)):
+            # the players gather the cards (after a game's end, for the next game)
             out.append((event.t + 1.0, "clear", None))
         out.append((event.t, "event", event))
     out.sort(key=lambda c: c[0])

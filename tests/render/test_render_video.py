@@ -20,7 +20,7 @@ from tablecam.render.decks import DeckArt, find_deck, load_deck
 from tablecam.render.frame import FrameRenderer
 from tablecam.render.stills import render_still
 from tablecam.render.timeline import Timeline
-from tablecam.render.video import prepare_game, render_video
+from tablecam.render.video import BETWEEN_GAMES_S, prepare_game, render_video
 from tablecam.rules import replay
 
 GOLDEN = Path(__file__).parents[1] / "data" / "game-events.jsonl"
@@ -68,6 +68,30 @@ def test_golden_game_timeline_matches_its_events() -> None:
     for play in plays:
         top = timeline.snapshot_at(play.t + 0.001).zones[play.pile][-1]
         assert top.card == play.card and top.face_up
+
+
+def test_two_games_at_one_table_are_dealt_afresh_after_the_first_ends() -> None:
+    game = prepare_game(2048, decks=_deck(), size=SMALL, games=2)
+    events = game.events
+    assert [e.t for e in events] == sorted(e.t for e in events)
+    ends = [e for e in events if e.type == "game_end"]
+    firsts = [e for e in events if isinstance(e, Deal) and e.round == 1]
+    assert len(ends) == 2 and len(firsts) == 2
+    assert firsts[1].t - ends[0].t >= BETWEEN_GAMES_S
+    # Each game is a whole legal game by the rules.
+    for lo, hi in ((0, events.index(ends[0]) + 1), (events.index(firsts[1]), len(events))):
+        assert replay(events[lo:hi]).winner == events[hi - 1].winner  # type: ignore[attr-defined]
+    # Between the games the table is bare: the cards were gathered.
+    between = game.timeline.snapshot_at(ends[0].t + 5.0)
+    assert not any(between.zones.values())
+    laid = game.timeline.snapshot_at(firsts[1].t + 0.01)
+    assert all(len(laid.zones[f"{s}{c}"]) == c for s in "AB" for c in range(1, 6))
+
+
+def test_cli_refuses_games_with_an_event_log(tmp_path: Path) -> None:
+    result = _cli("--out", str(tmp_path / "x.mp4"), "--games", "2", "--events", str(GOLDEN))
+    assert result.returncode == 2
+    assert "--games" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.slow
