@@ -235,7 +235,9 @@ class GameRecords:
 
         Opens a game if none is open (or a round-1 deal arrives after later rounds of
         the open game: the table was dealt afresh), updates the round row, and closes the game at ``game_end``;
-        events after ``game_end`` other than a deal (a late slap) stay with that game.
+        events after ``game_end`` other than a round-1 deal (a late slap, or the next
+        round's deal of a game called over by mistake, which opens it again) stay with
+        that game.
         """
         kind = event.get("type")
         number = event.get("round")
@@ -243,12 +245,14 @@ class GameRecords:
         if not isinstance(kind, str) or not isinstance(number, int) or not isinstance(t, int | float):
             raise RecordsError(f"an event to record needs t, round and type, not {dict(event)!r}")
         with self._lock:
-            reattached = False
-            if self._current is None and kind != "deal" and self._finished is not None:
-                # A late press after the game ended belongs to that game; only a deal
-                # starts the next one.
+            reattached = reopened = False
+            if self._current is None and self._finished is not None and (
+                    kind != "deal" or number > 1):
+                # A late press after the game ended belongs to that game; only a round-1
+                # deal starts the next one.  A later round's deal says the game went on
+                # (the referee had called it over on a miscount): it is open again.
                 self._current, self._next_seq = self._finished, self._finished_seq
-                reattached = True
+                reattached, reopened = kind != "deal", kind == "deal"
             starts_new = (self._current is None
                           or (kind == "deal" and number == 1 and self._last_round > 1))
             if starts_new:
@@ -264,6 +268,9 @@ class GameRecords:
                            "VALUES (?, ?, ?, ?, ?, ?)",
                            (game_id, seq, float(t), number, kind,
                             json.dumps(dict(event), ensure_ascii=False)))
+                if reopened:
+                    db.execute("UPDATE games SET ended_at = NULL, winner = NULL WHERE id = ?",
+                               (game_id,))
                 self._update_round(db, game_id, number, event)
             if kind == "game_end" or reattached:
                 self._finished, self._finished_seq = game_id, self._next_seq

@@ -64,6 +64,9 @@ STALE_BACK_S = 3.0
 #: A round ended by a card that is taken back (it lost a collision) this soon after,
 #: before any pile was taken, did not end: play goes on.
 UNENDED_S = 3.0
+#: A deal seen this long after the game ended starts the next game (sooner, it is the
+#: last round's cards still being read).
+NEXT_DEAL_S = 3.0
 #: Spit cards are not down sooner than this after the referee's "Spit!": the players
 #: hear it, then turn their cards.
 SPIT_REACTION_S = 0.5
@@ -124,6 +127,13 @@ class Referee:
 
     def __init__(self, rules: RefereeRules | None = None) -> None:
         self.rules = rules or RefereeRules()
+        #: Seat -> the name said in announcements ("player A" where none is given).
+        self.names: dict[Seat, str] = {}
+        self._wanted_rules = self.rules
+        self._new_game()
+
+    def _new_game(self) -> None:
+        """Everything a game keeps, as before its first deal (rules and names stay)."""
         self.round = 0
         self.phase: Phase = "waiting_deal"
         self.counts: dict[Seat, int] = {s: self.rules.first_round_cards for s in SEATS}
@@ -176,15 +186,15 @@ class Referee:
         self._landed: dict[Pile, tuple[Seat, float]] = {}  # who put each pile's top there, when
         self._last_to_centre: Seat | None = None
         self._busy = False
-        #: Seat -> the name said in announcements ("player A" where none is given).
-        self.names: dict[Seat, str] = {}
-        self._wanted_rules = self.rules
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
         self._ranks: dict[str, frozenset[Rank]] = {}  # unread column tops: the ranks they can be
         self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
+        #: The game was called over in play, as a round's winner seemed to have no cards
+        #: left (not by the counts after the piles were taken): a miscount can cause it.
+        self._over_in_play = False
 
     def _name(self, seat: Seat) -> str:
         name = (self.names.get(seat) or "").strip()
@@ -223,7 +233,10 @@ class Referee:
         """
         self._adopt_rules()
         if self.phase == "game_over" and not isinstance(event, Button):
-            if isinstance(event, Play) and event.round == self.round and event.t - self._over_at < 3.0:
+            if isinstance(event, Deal) and event.t - self._over_at >= NEXT_DEAL_S:
+                return self._deal_after_end(event)
+            if (isinstance(event, Play) and self._over_in_play and event.round == self.round
+                    and event.t - self._over_at < 3.0):
                 # The game's last card, seen landing after the slap that ended it (or the
                 # other player's last card, a frame after the winner's: ``_reopen_round``).
                 self.table.piles[event.pile].append(event.card)
@@ -308,6 +321,27 @@ class Referee:
             f"Round {self.round}: {self._name('A')} has {self.counts['A']} cards, "
             f"{self._name('B')} has {self.counts['B']}.")))
         return calls
+
+    def _deal_after_end(self, event: Deal) -> list[Call]:
+        """A deal after the game ended: the next game, or, when the game was called over in
+        play and the players lay columns a new game would not have, the same game going on
+        (a miscounted spit pile ended it: dev game 2040, after which nothing more was
+        refereed)."""
+        laid = {s: event.players[s].columns for s in SEATS}
+        fresh = columns_for(self.rules.first_round_cards)
+        if self._over_in_play and any(laid[s] != fresh for s in SEATS):
+            total = 2 * self.rules.first_round_cards
+            fits = [a for a in range(total + 1)
+                    if columns_for(a) == laid["A"] and columns_for(total - a) == laid["B"]]
+            if fits:
+                a = min(fits, key=lambda n: abs(n - self.counts["A"]))
+                self.counts = {"A": a, "B": total - a}
+                self.phase, self._over_in_play = "waiting_deal", False
+                return [Call(event.t, None, "The game is not over after all: play goes on."),
+                        *self._deal(event)]
+        self._adopt_rules(dealing=True)
+        self._new_game()
+        return [Call(event.t, None, "A new game."), *self._deal(event)]
 
     def _counts_for(self, columns: Mapping[Seat, int]) -> dict[Seat, int] | None:
         """The counts nearest ours (same total) that deal the columns the players laid,
@@ -788,7 +822,7 @@ class Referee:
             side.spit = 0
         if side.tableau_cards == 0 and side.spit == 0 and self._spit_shown.get(winner) != "face_down":
             self.phase = "game_over"
-            self._over_at = t
+            self._over_at, self._over_in_play = t, True
             calls.append(Call(t, GameEnd(t, self.round, winner),
                               f"{_sentence(self._name(winner))} has no cards left and wins the game "
                               f"after {self.round} round{'s' if self.round != 1 else ''}."))
@@ -839,7 +873,8 @@ class Referee:
         if press.player is None:
             return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
         if self.phase == "game_over":
-            if (press.t - self._over_at <= UNENDED_S and self.rules.take == "winner_chooses"
+            if (self._over_in_play and press.t - self._over_at <= UNENDED_S
+                    and self.rules.take == "winner_chooses"
                     and press.player != self.round_winner
                     and self.table.sides[press.player].tableau_cards == 0):
                 return [echo, *self._reopen_round(press)]
@@ -876,7 +911,7 @@ class Referee:
         taken as usual, and the game goes on."""
         assert press.player is not None
         self.phase, self.round_winner = "round_over", press.player
-        self._over_at = -1e9
+        self._over_at, self._over_in_play = -1e9, False
         self._ended_at, self._slaps_since_end = press.t, []
         self._pending_slaps = [press]
         said = (f"{_sentence(self._name(press.player))} finished first: "
@@ -987,7 +1022,7 @@ class Referee:
         self.phase = "waiting_deal"
         for seat in SEATS:
             if counts[seat] == 0:
-                self.phase = "game_over"
+                self.phase, self._over_at = "game_over", t
                 calls.append(Call(t, GameEnd(t, self.round, seat),
                                   f"{_sentence(self._name(seat))} has no cards left and wins the game."))
                 return calls
@@ -995,7 +1030,7 @@ class Referee:
         if limit is not None and self.round >= limit:
             a, b = counts["A"], counts["B"]
             winner: Seat = "A" if a < b else "B" if b < a else (self.round_winner or "A")
-            self.phase = "game_over"
+            self.phase, self._over_at = "game_over", t
             calls.append(Call(t, GameEnd(t, self.round, winner),
                               f"That was the last of {limit} rounds: {self._name(winner)} holds fewer "
                               "cards and wins the game."))
@@ -1061,7 +1096,10 @@ class Referee:
 
     # ------------------------------------------------------------------ state
     def expected_columns(self) -> dict[Seat, int]:
-        """Columns each player should lay at the next deal, from their card counts."""
+        """Columns each player should lay at the next deal, from their card counts (after
+        the game's end, a new game's)."""
+        if self.phase == "game_over":
+            return {s: columns_for(self.rules.first_round_cards) for s in SEATS}
         return {s: columns_for(self.counts[s]) for s in SEATS}
 
     @property

@@ -86,6 +86,24 @@ def test_a_new_deal_after_a_finished_game_starts_another_game(tmp_path: Path) ->
         assert records.unfinished_game() == second
 
 
+def test_the_next_rounds_deal_after_a_mistaken_game_end_opens_that_game_again(tmp_path: Path) -> None:
+    events = golden()
+    third_round = next(i for i, e in enumerate(events) if e["round"] == 3)
+    called_over = {"t": events[third_round - 1]["t"], "round": 2, "type": "game_end", "winner": "B"}
+    path = tmp_path / "g.sqlite3"
+    with GameRecords(path) as records:
+        game_id = record_all(records, [*events[:third_round], called_over])
+        assert records.game(game_id).finished
+        assert record_all(records, events[third_round:third_round + 5]) == game_id
+        assert not records.game(game_id).finished
+    with GameRecords(path) as reopened:
+        assert reopened.unfinished_game() == game_id  # a restart resumes it
+        reopened.continue_game(game_id)
+        assert record_all(reopened, events[third_round + 5:]) == game_id
+        game = reopened.game(game_id)
+    assert game.finished and game.winner == "B" and [r.round for r in game.rounds] == [1, 2, 3, 4]
+
+
 def test_a_fresh_deal_mid_game_starts_a_new_game_but_a_repeated_first_deal_does_not(
         tmp_path: Path) -> None:
     events = golden()

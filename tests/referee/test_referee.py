@@ -68,6 +68,50 @@ def test_golden_game_gives_the_same_decisions() -> None:
     assert "Player B has no cards left and wins the game after 4 rounds." in said
 
 
+def test_a_new_game_dealt_after_the_game_ended_is_refereed_like_the_first() -> None:
+    events = read_events(GOLDEN)
+    referee = Referee()
+    replay(events, referee)
+    assert referee.phase == "game_over"
+    assert referee.expected_columns() == {"A": 5, "B": 5}
+    later = events[-1].t + 30.0
+    again = replay([dataclasses.replace(e, t=e.t + later) for e in events], referee)
+    truth = [event_to_dict(e) for e in events if e.type in DECIDED]
+    for d in truth:
+        d.pop("t")
+    assert decided(again) == truth
+    said = [call.say for call in again if call.say]
+    assert said[:2] == ["A new game.", "Round 1: player A has 26 cards, player B has 26."]
+
+
+def test_a_deal_right_after_the_game_ended_is_still_the_old_game_being_read() -> None:
+    events = read_events(GOLDEN)
+    referee = Referee()
+    replay(events, referee)
+    first = next(e for e in events if isinstance(e, Deal))
+    assert referee.observe(dataclasses.replace(first, t=events[-1].t + 2.0)) == []
+    assert referee.phase == "game_over"
+
+
+def test_a_game_called_over_by_a_miscount_goes_on_when_the_players_deal_again() -> None:
+    """The referee lost count of B's spit cards and called the game over when B's tableau
+    emptied; the players deal a next round with columns a new game would not have."""
+    referee = round_in_play()
+    referee.table.sides["B"].spit = 0  # the count went wrong somewhere
+    hidden = ("unsettled", None)
+    referee.reconcile(3.0, {"A": [("face_up", None)] * 3, "B": [hidden, ("empty", None), ("empty", None)]})
+    referee.press(ButtonPress(3.2, "slap", "B"))
+    assert referee.phase == "game_over"
+    calls = referee.observe(Deal(12.0, 1, {
+        "A": TableauView(4, 0, (c("2C"), c("3D"), c("4H"), c("5S"))),
+        "B": TableauView(2, 0, (c("9C"), c("10D"))),
+    }))
+    assert calls[0].say == "The game is not over after all: play goes on."
+    deal = calls[1].event
+    assert isinstance(deal, Deal) and deal.round == 2
+    assert referee.counts == {"A": 11, "B": 5} and referee.phase == "dealt"
+
+
 def test_stalls_are_called_at_the_move_that_made_the_game_stuck() -> None:
     events = read_events(GOLDEN)
     calls = replay(events, Referee())
