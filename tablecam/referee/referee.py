@@ -67,6 +67,10 @@ UNENDED_S = 3.0
 #: A deal seen this long after the game ended starts the next game (sooner, it is the
 #: last round's cards still being read).
 NEXT_DEAL_S = 3.0
+#: A deal this soon after a game was called over in play is the same game's next round:
+#: the players only took the piles (a new game needs all 52 cards gathered and
+#: shuffled); the end was a miscount.
+GAME_GOES_ON_S = 20.0
 #: Spit cards are not down sooner than this after the referee's "Spit!": the players
 #: hear it, then turn their cards.
 SPIT_REACTION_S = 0.5
@@ -324,12 +328,14 @@ class Referee:
 
     def _deal_after_end(self, event: Deal) -> list[Call]:
         """A deal after the game ended: the next game, or, when the game was called over in
-        play and the players lay columns a new game would not have, the same game going on
-        (a miscounted spit pile ended it: dev game 2040, after which nothing more was
-        refereed)."""
+        play and the players deal again within ``GAME_GOES_ON_S`` or lay columns a new
+        game would not have, the same game going on (a miscounted spit pile ended it:
+        dev game 2040 after round 6, after which nothing more was refereed, and then,
+        as a new game, every later round under the wrong number)."""
         laid = {s: event.players[s].columns for s in SEATS}
         fresh = columns_for(self.rules.first_round_cards)
-        if self._over_in_play and any(laid[s] != fresh for s in SEATS):
+        if self._over_in_play and (event.t - self._over_at < GAME_GOES_ON_S
+                                   or any(laid[s] != fresh for s in SEATS)):
             total = 2 * self.rules.first_round_cards
             fits = [a for a in range(total + 1)
                     if columns_for(a) == laid["A"] and columns_for(total - a) == laid["B"]]

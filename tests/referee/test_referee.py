@@ -112,6 +112,30 @@ def test_a_game_called_over_by_a_miscount_goes_on_when_the_players_deal_again() 
     assert referee.counts == {"A": 11, "B": 5} and referee.phase == "dealt"
 
 
+def test_a_deal_soon_after_a_game_called_over_in_play_is_its_next_round_a_late_one_a_new_game() -> None:
+    """Dev game 2040: the game was called over after round 6 on a miscount, and round 7
+    was dealt 6 s later with the columns a new game would have: the players only
+    took the piles, which is quick; a new game needs all the cards gathered and shuffled."""
+    def called_over() -> Referee:
+        referee = round_in_play()
+        referee.table.sides["B"].spit = 0  # the count went wrong somewhere
+        referee.reconcile(3.0, {"A": [("face_up", None)] * 3,
+                                "B": [("unsettled", None), ("empty", None), ("empty", None)]})
+        referee.press(ButtonPress(3.2, "slap", "B"))
+        assert referee.phase == "game_over"
+        return referee
+
+    # the columns a new game lays (8 cards each in these rules: three columns a side)
+    fresh = Deal(0.0, 1, {"A": TableauView(3, 0, (c("2C"), c("3D"), c("4H"))),
+                          "B": TableauView(3, 0, (c("9C"), c("10D"), c("JH")))})
+    soon = called_over().observe(dataclasses.replace(fresh, t=9.2))
+    assert soon[0].say == "The game is not over after all: play goes on."
+    assert isinstance(soon[1].event, Deal) and soon[1].event.round == 2
+    late = called_over().observe(dataclasses.replace(fresh, t=60.0))
+    assert late[0].say == "A new game."
+    assert isinstance(late[1].event, Deal) and late[1].event.round == 1
+
+
 def test_stalls_are_called_at_the_move_that_made_the_game_stuck() -> None:
     events = read_events(GOLDEN)
     calls = replay(events, Referee())
