@@ -1423,6 +1423,34 @@ def find_cards_quick(image: npt.NDArray[np.uint8], *, min_width: float,
 SMOOTHED_LOOK_PX: Final = 5.5
 
 
+def _look(image: npt.NDArray[np.uint8], look: str) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+    """Another look at ``image`` ("small": 2/3 size; "smoothed": through a median filter
+    ``SMOOTHED_LOOK_PX`` wide), and the scale from its pixels back to the image's."""
+    height, width = image.shape[:2]
+    if look == "small":
+        small = np.asarray(cv2.resize(image, (width * 2 // 3, height * 2 // 3),
+                                      interpolation=cv2.INTER_AREA), np.uint8)
+        return small, np.array([width / small.shape[1], height / small.shape[0]], np.float32)
+    if look == "smoothed":
+        kernel = max(3, int(round(SMOOTHED_LOOK_PX * max(height, width) / 1000)) | 1)
+        smoothed = np.asarray(cv2.medianBlur(np.ascontiguousarray(image), kernel), np.uint8)
+        return smoothed, np.ones(2, np.float32)
+    raise ValueError(f"no look {look!r}")
+
+
+def find_cards_looking(image: npt.NDArray[np.uint8], look: str, *,
+                       min_width: float | None = None) -> list[FoundCard]:
+    """``find_cards`` with outlines from corners too, on one other ``look`` at the image
+    (see ``find_cards_thorough``), in the image's pixels."""
+    if image.ndim != 3 or min(image.shape[:2]) < 48:
+        return []
+    seen, scale = _look(image, look)
+    least = None if min_width is None else min_width / float(scale[0])
+    return [FoundCard((card.corners * scale).astype(np.float32), card.score, card.covered,
+                      card.face_up)
+            for card in find_cards(seen, corners=True, min_width=least)]
+
+
 def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
     """``find_cards`` on the image, on a copy at 2/3 size and on a median-filtered copy,
     merged.
@@ -1438,18 +1466,11 @@ def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
     found = find_cards(image, corners=True)
     if image.ndim != 3 or min(image.shape[:2]) < 48:
         return found
-    height, width = image.shape[:2]
-    small = np.asarray(cv2.resize(image, (width * 2 // 3, height * 2 // 3),
-                                  interpolation=cv2.INTER_AREA), np.uint8)
-    back = np.array([width / small.shape[1], height / small.shape[0]], np.float32)
-    kernel = max(3, int(round(SMOOTHED_LOOK_PX * max(height, width) / 1000)) | 1)
-    smoothed = np.asarray(cv2.medianBlur(np.ascontiguousarray(image), kernel), np.uint8)
     merged = list(found)
-    for look, scale in ((small, back), (smoothed, np.ones(2, np.float32))):
-        for card in find_cards(look, corners=True):
-            corners = (card.corners * scale).astype(np.float32)
-            area = float(cv2.contourArea(corners))
-            if all(_polygon_overlap(corners, f.corners)
+    for look in ("small", "smoothed"):
+        for card in find_cards_looking(image, look):
+            area = float(cv2.contourArea(card.corners))
+            if all(_polygon_overlap(card.corners, f.corners)
                    < 0.3 * min(area, float(cv2.contourArea(f.corners))) for f in merged):
-                merged.append(FoundCard(corners, card.score, card.covered, card.face_up))
+                merged.append(card)
     return merged

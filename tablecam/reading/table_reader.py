@@ -40,9 +40,16 @@ from tablecam.geometry import (
     TableGeometry,
     ZoneId,
     geometry_from_deal,
+    project,
 )
 from tablecam.geometry.mat import MatDetection, find_mat
-from tablecam.reading.finder import FoundCard, find_cards, find_cards_quick, find_pile_tops
+from tablecam.reading.finder import (
+    FoundCard,
+    find_cards,
+    find_cards_looking,
+    find_cards_quick,
+    find_pile_tops,
+)
 from tablecam.reading.warp import order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
@@ -76,6 +83,17 @@ MISFIT_PATIENCE_S: Final = 1.0
 #: While the table has no zones, cards found by the thorough searches of this many
 #: seconds back stand in for dealt cards the current search misses.
 RECENT_CARDS_S: Final = 10.0
+#: While the table has had no zones for this long since the thorough search first found
+#: cards (a deal is laid in about that time), every other search takes another look: the
+#: frame at 2/3 size, or through a median filter (``SMOOTHED_LOOK_PX``), each with
+#: outlines built from corners too.  A patterned cloth cuts pale cards' outlines into
+#: pieces in the first look (dev game 2044, white cards on violet stripes: five to nine
+#: of the twelve found, the deal taken 11 s late); the other looks find others (all
+#: twelve at 2/3 size, at 0.3 s a look).
+OTHER_LOOKS_AFTER_S: Final = 3.0
+OTHER_LOOKS: Final = ("small", "smoothed")
+#: Card places on a Spit table: ten columns, two centre piles, two spit piles.
+TABLE_PLACES: Final = 14
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
@@ -94,6 +112,14 @@ CONFIRM_BELOW: Final = 0.5
 #: The narrowest outline taken for a card in a column zone (card widths; the geometry's
 #: card width is a median over the table, a tilted camera sees cards 10-15 % either way).
 COLUMN_MIN_WIDTH: Final = 0.75
+#: A column's outline whose centre lies this many card widths from the column's centre
+#: is far off the dealt card's place (``_off_centre_again``).
+OFF_CENTRE: Final = 0.45
+#: An outline whose long sides meet a column zone's at more than 45 degrees lies across
+#: the column, not along it as its cards do.
+CROSSWISE_COS: Final = 0.7071
+#: An outline this many times longer than wide shows which way it lies.
+CARD_SHAPED: Final = 1.2
 #: The ring around a zone whose median is the table's colour there (card widths), and
 #: how far its shade (colour over brightness) may be from the centre's to count.
 RING_WIDTH: Final = 0.35
@@ -209,21 +235,30 @@ class TableReader:
         self._frames = 0
         # (when first seen, latest) layout refused only for not fitting a deal
         self._misfit: tuple[float, TableGeometry] | None = None
+        # the same from another look at the frame (``OTHER_LOOKS``): taken only when the
+        # first look has none, and while a search on another look is being read
+        self._other_misfit: tuple[float, TableGeometry] | None = None
+        self._other_look = False
         # while a layout that did not fit is in use: until when a fitting one is sought
         self._provisional_until: float | None = None
         # while there are no zones: the cards of the last thorough search, and the
         # cards each of the recent ones found, with when (``RECENT_CARDS_S``)
         self._blind_cards: list[SeenCard] = []
         self._recent_cards: list[tuple[float, SeenCard]] = []
+        # while there are no zones: since when the thorough search finds cards, and how
+        # many searches it has made since (``OTHER_LOOKS_AFTER_S``)
+        self._blind_since: float | None = None
+        self._searches = 0
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = _keep_seen_spit(self.geometry, geometry)
         self._relocating = False
         self._memory = {}
         self._table_colour = None
-        self._misfit = None
+        self._misfit = self._other_misfit = None
         self._provisional_until = None
         self._recent_cards = []
+        self._blind_since = None
 
     def relocate(self) -> None:
         """Look for the dealt layout again (a new round is being dealt).
@@ -231,7 +266,7 @@ class TableReader:
         The current geometry stays in use until a full deal is seen.
         """
         self._relocating = True
-        self._misfit = None
+        self._misfit = self._other_misfit = None
         self._provisional_until = None
 
     def _deal_layout(self, t: float, seen: Sequence[SeenCard]) -> TableGeometry | None:
@@ -274,11 +309,40 @@ class TableReader:
         self._note_misfit(t, layout)
         return None
 
+    def _search(self, t: float, image: npt.NDArray[np.uint8], smallest: float,
+                ) -> tuple[list[FoundCard], bool]:
+        """The thorough search for dealt cards: the finder on the frame, or, while the
+        table has had no zones for ``OTHER_LOOKS_AFTER_S`` since the finder first found
+        cards, every other time on another look at it (``OTHER_LOOKS`` in turn).  Says
+        whether it took another look."""
+        look = None
+        if self.geometry is None and self._blind_since is not None \
+                and t - self._blind_since >= OTHER_LOOKS_AFTER_S:
+            self._searches += 1
+            if self._searches % 2:
+                look = OTHER_LOOKS[(self._searches // 2) % len(OTHER_LOOKS)]
+        if look is not None:
+            return find_cards_looking(image, look, min_width=smallest), True
+        found = find_cards(image, min_width=smallest, piles=False, backs=True)
+        if self.geometry is None and self._blind_since is None and found:
+            self._blind_since, self._searches = t, 0
+        return found, False
+
     def _note_misfit(self, t: float, layout: TableGeometry) -> None:
         """Hold ``layout`` as the latest misfitting one, taken after ``MISFIT_PATIENCE_S``
-        from the first such (``read``) unless a fitting deal comes."""
+        from the first such (``read``) unless a fitting deal comes.  One from another look
+        at the frame is held apart, and taken only when the first look has none."""
+        if self._other_look:
+            first = t if self._other_misfit is None else self._other_misfit[0]
+            self._other_misfit = (first, layout)
+            return
         first = t if self._misfit is None else self._misfit[0]
         self._misfit = (first, layout)
+
+    def _misfit_due(self, t: float) -> TableGeometry | None:
+        """The misfitting layout to take now, if one has waited ``MISFIT_PATIENCE_S``."""
+        held = self._misfit if self._misfit is not None else self._other_misfit
+        return held[1] if held is not None and t - held[0] >= MISFIT_PATIENCE_S else None
 
     def _remember_cards(self, t: float, seen: Sequence[SeenCard]) -> list[SeenCard]:
         """This search's cards and those the recent ones found elsewhere.
@@ -325,12 +389,19 @@ class TableReader:
             else:
                 if dealt is None and (self.geometry is not None
                                       or self._frames % RELOCATE_EVERY == 0):
-                    seen = read_cards(image, find_cards(image, min_width=smallest, piles=False,
-                                                        backs=True),
-                                      self.classifier)
+                    found, self._other_look = self._search(frame.t, image, smallest)
+                    seen = read_cards(image, found, self.classifier)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen)
-                    if dealt is None and self.geometry is None:
+                    if dealt is not None and self._other_look and len(found) > TABLE_PLACES:
+                        # another look that outlines more than a Spit table has places
+                        # for outlines the cloth's pattern too (dev game 2040, gingham:
+                        # 18-24 outlines, rows that fitted with columns and spit zones
+                        # off): its layout is held as a misfit, after one of the first
+                        # look's, so that the first look's comes first
+                        self._note_misfit(frame.t, dealt)
+                        dealt = None
+                    elif dealt is None and self.geometry is None:
                         recent = self._remember_cards(frame.t, seen)
                         merged = (self._deal_layout(frame.t, recent)
                                   if len(recent) > len(seen) else None)
@@ -338,6 +409,7 @@ class TableReader:
                             # a whole deal only from several searches' cards (one may
                             # have been caught while being laid): taken as a misfit is
                             self._note_misfit(frame.t, merged)
+                    self._other_look = False
                 elif dealt is None:
                     # without zones the quick finder looks every frame, the thorough one
                     # (several times slower; far more so on a Pi) every n frames only:
@@ -346,10 +418,10 @@ class TableReader:
                 if dealt is not None:
                     self._use_geometry(dealt)
                     fresh = seen
-                elif self._misfit is not None and frame.t - self._misfit[0] >= MISFIT_PATIENCE_S:
+                elif (due := self._misfit_due(frame.t)) is not None:
                     # no fitting layout came: take the best-fitting one seen (the last),
                     # and go on looking for a fitting one for a while
-                    self._use_geometry(self._misfit[1])
+                    self._use_geometry(due)
                     self._relocating = True
                     self._provisional_until = frame.t + MISFIT_LOOK_ON_S
                 elif self.geometry is None:
@@ -559,6 +631,12 @@ class TableReader:
                 corners = f.corners + offset
                 if not _belongs(geometry, zone, corners) or f.width < narrowest:
                     continue
+                if zone not in PILE_ZONES and _crosswise(corners, geometry, zone):
+                    # a column's cards lie along it: an outline across it is the cloth's
+                    # pattern with a piece of the card (dev game 2044: JD in A1 outlined
+                    # across its foot on violet stripes, read as a back for 4 s, and the
+                    # tracker took JD for played)
+                    continue
                 under = f.covered
                 if arrived is not None:
                     overlap = _overlap_share(f.corners, arrived)
@@ -595,6 +673,7 @@ class TableReader:
             # (the zone's crop is kept already: nothing changed since, so the pile's top is
             # looked for by its four sides, then by the finder)
             result.update(self._read_zones(image, geometry, again, quick=False))
+        self._off_centre_again(image, geometry, result)
         unread = [zone for zone in topped if result[zone][0].state != "face_up"]
         if unread:
             # A pile's top shows a face.  On a checked cloth the squares are outlined by
@@ -609,6 +688,41 @@ class TableReader:
                 searched.pop(zone, None)
         self._look_again(image, geometry, result, searched)
         return result
+
+    def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                          readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
+        """A column read as a back or an unnamed face from an outline whose centre lies
+        ``OFF_CENTRE`` card widths or more from the column's is looked at again by the
+        card showing four whole sides there (``_zone_tops``), whose reading stands when it
+        is a face.  A column's cards lie on the dealt card's place; an outline that far
+        off is most likely a piece of the card with the cloth beside it (dev game 2044,
+        violet stripes: B's JD, just turned up, outlined 0.65 widths off and read as a
+        back for two seconds, so no stall was called and the spit cards were taken for
+        played)."""
+        todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        for zone, (observation, _) in readings.items():
+            if (zone not in COLUMN_IDS or observation.corners is None
+                    or observation.card is not None
+                    or observation.state not in ("face_up", "face_down")):
+                continue
+            centre = geometry.zones[zone].mean(axis=0)
+            if (np.linalg.norm(observation.corners.mean(axis=0) - centre)
+                    < OFF_CENTRE * geometry.card_width):
+                continue
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+            tops = _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
+            if tops:
+                todo.append((zone, tops[0]))
+        if not todo:
+            return
+        reads = self.classifier.read([warp_card(image, c) for _, c in todo])
+        for (zone, corners), r in zip(todo, reads, strict=True):
+            if r.kind != "face":
+                continue
+            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False,
+                            getattr(r, "candidates", ()))
+            readings[zone] = (self._observe(image, geometry, zone, [seen]), [seen])
 
     def _look_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
@@ -825,6 +939,32 @@ def _belongs(geometry: TableGeometry, zone: ZoneId, corners: npt.NDArray[np.floa
     if where is None and _overlap_share(corners, geometry.zones[zone]) >= 0.3:
         where = zone
     return where == zone
+
+
+def _long_axis(quad: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The unit direction of a quad's longer pair of opposite sides."""
+    sides = np.roll(quad, -1, axis=0) - quad
+    first = sides[0] - sides[2]  # the two opposite sides, the same way round
+    second = sides[1] - sides[3]
+    axis = first if np.linalg.norm(first) >= np.linalg.norm(second) else second
+    return np.asarray(axis / max(float(np.linalg.norm(axis)), 1e-6), np.float32)
+
+
+def _crosswise(corners: npt.NDArray[np.float32], geometry: TableGeometry, zone: ZoneId) -> bool:
+    """Does a card-shaped outline lie across a column rather than along it (its long
+    sides over 45 degrees from the table's direction towards the players there)?  The
+    direction comes from the table plane (a column zone's own shape can be nearly
+    square: the dealt card with the stack showing below it)."""
+    short, long = sorted(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)[:2])
+    if long < CARD_SHAPED * short:
+        return False  # nearly square: no telling which way it lies
+    to_image = geometry.table_to_image
+    to_table = np.asarray(np.linalg.inv(to_image), np.float64)
+    centre = project(to_table, geometry.zones[zone].mean(axis=0, keepdims=True))[0]
+    ends = project(to_image, np.array([centre, centre + np.array([0.0, 10.0], np.float32)]))
+    along = ends[1] - ends[0]
+    along = along / max(float(np.linalg.norm(along)), 1e-6)
+    return abs(float(np.dot(_long_axis(corners), along))) < CROSSWISE_COS
 
 
 def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],

@@ -12,7 +12,12 @@ from tablecam.capture import Frame
 from tablecam.cards import FULL_DECK, Card
 from tablecam.geometry import LAYOUT, ZONE_IDS, project
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, spit_deal_scene
-from tablecam.reading.table_reader import MISFIT_PATIENCE_S, RELOCATE_EVERY, TableReader
+from tablecam.reading.table_reader import (
+    MISFIT_PATIENCE_S,
+    OTHER_LOOKS_AFTER_S,
+    RELOCATE_EVERY,
+    TableReader,
+)
 
 
 @dataclass(frozen=True)
@@ -582,3 +587,104 @@ def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outli
     monkeypatch.setattr(table_reader, "_zone_tops", lambda *args: [decoy])
     observation, _ = reader._read_zones(played.image, geometry, ["left"])["left"]
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
+
+
+@pytest.mark.parametrize("cloth_outlines", [0, 6])
+def test_a_deal_the_finder_sees_only_in_part_is_found_by_another_look(
+        monkeypatch: pytest.MonkeyPatch, cloth_outlines: int) -> None:
+    # dev game 2044, white cards on violet stripes: the stripes cut the outlines of
+    # most dealt cards in the live search of every frame, and the deal was taken 11 s
+    # late; the same frame at 2/3 size showed all twelve.  A look that outlines more
+    # than a table has places (2040's gingham: its squares) has its layout held as a
+    # misfitting one is, taken after the misfit's patience
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    scene = spit_deal_scene(UP, seed=3)
+    a_row, b_row = (float(np.mean([scene.truth[f"{s}{i}"][0].mean(axis=0)[1] for i in range(1, 6)]))
+                    for s in "AB")
+    real = table_reader.find_cards
+
+    def without_a_row(image: np.ndarray, **kwargs: Any) -> Any:
+        return [f for f in real(image, **kwargs)
+                if abs(f.corners.mean(axis=0)[1] - a_row) > abs(a_row - b_row) / 4]
+
+    looks: list[str] = []
+    real_look = table_reader.find_cards_looking
+    square = np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32)
+
+    def looking(image: np.ndarray, look: str, **kwargs: Any) -> Any:
+        looks.append(look)
+        cloth = [FoundCard(square + np.array([10 + 50 * k, 10], np.float32), 0.5, False, True)
+                 for k in range(cloth_outlines)]
+        return real_look(image, look, **kwargs) + cloth
+
+    monkeypatch.setattr(table_reader, "find_cards", without_a_row)
+    monkeypatch.setattr(table_reader, "find_cards_looking", looking)
+    monkeypatch.setattr(table_reader, "find_cards_quick", lambda *args, **kwargs: None)
+    reader = TableReader(TemplateReader())
+    found_at = None
+    for k in range(30 * 6):
+        reading = reader.read(_frame(k / 30, scene.image))
+        if reading.geometry is not None:
+            found_at = reading.t
+            break
+    taken = OTHER_LOOKS_AFTER_S + (MISFIT_PATIENCE_S if cloth_outlines else 0.0)
+    assert found_at is not None and taken <= found_at < taken + 0.5
+    assert looks[0] == "small"
+    for zone, (corners, _) in scene.truth.items():
+        assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_an_outline_across_a_column_is_not_its_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2044, violet stripes: the finder outlined JD in A1 across its foot (the
+    # stripes joined to the card's lower part), that was read as a back for seconds, and
+    # the tracker took JD for played; the card showing four whole sides is the top
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    scene = spit_deal_scene(UP, seed=14)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, scene.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    x0, y0, _, _ = geometry.zone_box("A1", scene.image.shape, margin=0.4)
+    card = scene.truth["A1"][0]
+    centre, w = card.mean(axis=0), geometry.card_width
+    across = np.array([[-0.75 * w, -0.5 * w], [0.75 * w, -0.5 * w], [0.75 * w, 0.5 * w],
+                       [-0.75 * w, 0.5 * w]], np.float32) + centre - np.array([x0, y0], np.float32)
+    monkeypatch.setattr(table_reader, "find_cards",
+                        lambda *args, **kwargs: [FoundCard(across, 0.9, False, False)])
+    observation, _ = reader._read_zones(scene.image, geometry, ["A1"])["A1"]
+    assert (observation.state, observation.card) == ("face_up", UP[0])
+
+
+class NoCardIsABack(TemplateReader):
+    """Takes whatever is no card for a back (a piece of a court card with striped cloth
+    beside it, as the network read one)."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        return [Read(None, 0.35, "back") if r.kind == "none" else r for r in super().read(cards)]
+
+
+def test_a_column_read_as_a_back_far_off_its_place_is_looked_at_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2044: B's JD, just turned up, was outlined 0.65 card widths off the
+    # column's place (a piece of the card and the stripes beside it) and read as a
+    # back, so the table had no stall for the players' spit press; the card showing
+    # four whole sides there is the top
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    scene = spit_deal_scene(UP, seed=14)
+    reader = TableReader(NoCardIsABack())
+    reader.read(_frame(0.0, scene.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    x0, y0, _, _ = geometry.zone_box("B2", scene.image.shape, margin=0.4)
+    card = scene.truth["B2"][0]
+    off = card + np.array([-0.35, 0.45], np.float32) * geometry.card_width
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
+        FoundCard((off - np.array([x0, y0], np.float32)).astype(np.float32), 0.9, False, False)])
+    observation, _ = reader._read_zones(scene.image, geometry, ["B2"])["B2"]
+    assert (observation.state, observation.card) == ("face_up", UP[6])
