@@ -196,6 +196,7 @@ class Referee:
         self._ranks: dict[str, frozenset[Rank]] = {}  # unread column tops: the ranks they can be
         self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
+        self._settled_at = -1e9  # when the last round's piles were taken
         #: The game was called over in play, as a round's winner seemed to have no cards
         #: left (not by the counts after the piles were taken): a miscount can cause it.
         self._over_in_play = False
@@ -254,6 +255,8 @@ class Referee:
             return []  # the piles are taken: nothing is in play until the next deal
         match event:
             case Deal():
+                if self._ended_unseen(event):
+                    return self._game_ended_unseen(event)
                 return self._deal(event)
             case Spit():
                 return self._spit(event)
@@ -325,6 +328,30 @@ class Referee:
             f"Round {self.round}: {self._name('A')} has {self.counts['A']} cards, "
             f"{self._name('B')} has {self.counts['B']}.")))
         return calls
+
+    def _ended_unseen(self, event: Deal) -> bool:
+        """Is this deal, after the piles were taken, a new game's whose last game ended
+        unseen?  Both players lay a new game's columns, more than ``GAME_GOES_ON_S`` after
+        the round was settled, while by our counts a player holds too few cards for them
+        (a count drifted by a card or two missed the game's end: synthetic game 1025, dev
+        video 2047, where the second game was refereed as the first one's later rounds)."""
+        fresh = columns_for(self.rules.first_round_cards)
+        return (self.phase == "waiting_deal" and self.round > 0
+                and event.t - self._settled_at > GAME_GOES_ON_S
+                and all(event.players[s].columns == fresh for s in SEATS)
+                and any(columns_for(self.counts[s]) < fresh for s in SEATS))
+
+    def _game_ended_unseen(self, event: Deal) -> list[Call]:
+        """The last game went to the player our counts left with the fewest cards, at the
+        round's settling; this deal starts a new game."""
+        t = self._settled_at
+        winner = min(SEATS, key=lambda s: self.counts[s])
+        ended = Call(t, GameEnd(t, self.round, winner), (
+            f"A new game is dealt, so the last one was over: {self._name(winner)}, who had "
+            f"the fewest cards, wins it after {self.round} round{'s' if self.round != 1 else ''}."))
+        self._adopt_rules(dealing=True)
+        self._new_game()
+        return [ended, Call(event.t, None, "A new game."), *self._deal(event)]
 
     def _deal_after_end(self, event: Deal) -> list[Call]:
         """A deal after the game ended: the next game, or, when the game was called over in
@@ -1025,7 +1052,7 @@ class Referee:
             _sentence("; ".join(words)) + ". "
             f"Next round: {self._name('A')} has {counts['A']} cards, "
             f"{self._name('B')} has {counts['B']}.")))
-        self.phase = "waiting_deal"
+        self.phase, self._settled_at = "waiting_deal", t
         for seat in SEATS:
             if counts[seat] == 0:
                 self.phase, self._over_at = "game_over", t

@@ -136,6 +136,29 @@ def test_a_deal_soon_after_a_game_called_over_in_play_is_its_next_round_a_late_o
     assert isinstance(late[1].event, Deal) and late[1].event.round == 1
 
 
+def test_a_new_games_deal_long_after_a_round_that_left_a_player_almost_out_ends_the_last_game() -> None:
+    """Dev video 2047: a card or two missed on the way left B with 3 cards where B had
+    none, so the game's end went unseen, and the next game, dealt 29 s later, was
+    refereed as the old game's later rounds."""
+    def settled(at: float) -> Referee:
+        referee = Referee(RefereeRules(first_round_cards=8))
+        referee.round, referee.phase = 3, "waiting_deal"
+        referee.counts = {"A": 14, "B": 2}  # B should lay one column
+        referee._settled_at = at
+        return referee
+
+    fresh = Deal(40.0, 1, {"A": TableauView(3, 0, (c("2C"), c("3D"), c("4H"))),
+                           "B": TableauView(3, 0, (c("9C"), c("10D"), c("JH")))})
+    calls = settled(10.0).observe(fresh)
+    assert calls[0].event == GameEnd(10.0, 3, "B")
+    assert calls[1].say == "A new game."
+    assert isinstance(calls[2].event, Deal) and calls[2].event.round == 1
+    # dealt soon after the piles were taken, the same layout is the game going on
+    soon = settled(35.0).observe(fresh)
+    assert isinstance(soon[0].event, Deal) and soon[0].event.round == 4
+    assert not any(isinstance(call.event, GameEnd) for call in soon)
+
+
 def test_stalls_are_called_at_the_move_that_made_the_game_stuck() -> None:
     events = read_events(GOLDEN)
     calls = replay(events, Referee())
