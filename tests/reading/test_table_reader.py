@@ -636,26 +636,36 @@ def test_a_deal_the_finder_sees_only_in_part_is_found_by_another_look(
         assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
 
 
-def test_an_outline_across_a_column_is_not_its_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    # dev game 2044, violet stripes: the finder outlined JD in A1 across its foot (the
-    # stripes joined to the card's lower part), that was read as a back for seconds, and
-    # the tracker took JD for played; the card showing four whole sides is the top
+def _column_read_through(monkeypatch: pytest.MonkeyPatch, classifier: TemplateReader, zone: str,
+                         outline: Any) -> Any:
+    """How ``zone`` of a dealt table reads when the finder outlines only
+    ``outline(card corners, card width)`` there (image pixels)."""
     from tablecam.reading import table_reader
     from tablecam.reading.finder import FoundCard
 
     scene = spit_deal_scene(UP, seed=14)
-    reader = TableReader(TemplateReader())
+    reader = TableReader(classifier)
     reader.read(_frame(0.0, scene.image))
     geometry = reader.geometry
     assert geometry is not None
-    x0, y0, _, _ = geometry.zone_box("A1", scene.image.shape, margin=0.4)
-    card = scene.truth["A1"][0]
-    centre, w = card.mean(axis=0), geometry.card_width
-    across = np.array([[-0.75 * w, -0.5 * w], [0.75 * w, -0.5 * w], [0.75 * w, 0.5 * w],
-                       [-0.75 * w, 0.5 * w]], np.float32) + centre - np.array([x0, y0], np.float32)
+    x0, y0, _, _ = geometry.zone_box(zone, scene.image.shape, margin=0.4)
+    corners = (outline(scene.truth[zone][0], geometry.card_width)
+               - np.array([x0, y0], np.float32)).astype(np.float32)
     monkeypatch.setattr(table_reader, "find_cards",
-                        lambda *args, **kwargs: [FoundCard(across, 0.9, False, False)])
-    observation, _ = reader._read_zones(scene.image, geometry, ["A1"])["A1"]
+                        lambda *args, **kwargs: [FoundCard(corners, 0.9, False, False)])
+    observation, _ = reader._read_zones(scene.image, geometry, [zone])[zone]
+    return observation
+
+
+def test_an_outline_across_a_column_is_not_its_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2044, violet stripes: the finder outlined JD in A1 across its foot (the
+    # stripes joined to the card's lower part), that was read as a back for seconds, and
+    # the tracker took JD for played; the card showing four whole sides is the top
+    def across(card: np.ndarray, w: float) -> np.ndarray:
+        return np.array([[-0.75 * w, -0.5 * w], [0.75 * w, -0.5 * w], [0.75 * w, 0.5 * w],
+                         [-0.75 * w, 0.5 * w]], np.float32) + card.mean(axis=0)
+
+    observation = _column_read_through(monkeypatch, TemplateReader(), "A1", across)
     assert (observation.state, observation.card) == ("face_up", UP[0])
 
 
@@ -673,18 +683,8 @@ def test_a_column_read_as_a_back_far_off_its_place_is_looked_at_again(
     # column's place (a piece of the card and the stripes beside it) and read as a
     # back, so the table had no stall for the players' spit press; the card showing
     # four whole sides there is the top
-    from tablecam.reading import table_reader
-    from tablecam.reading.finder import FoundCard
+    def off(card: np.ndarray, w: float) -> np.ndarray:
+        return card + np.array([-0.35, 0.45], np.float32) * w
 
-    scene = spit_deal_scene(UP, seed=14)
-    reader = TableReader(NoCardIsABack())
-    reader.read(_frame(0.0, scene.image))
-    geometry = reader.geometry
-    assert geometry is not None
-    x0, y0, _, _ = geometry.zone_box("B2", scene.image.shape, margin=0.4)
-    card = scene.truth["B2"][0]
-    off = card + np.array([-0.35, 0.45], np.float32) * geometry.card_width
-    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
-        FoundCard((off - np.array([x0, y0], np.float32)).astype(np.float32), 0.9, False, False)])
-    observation, _ = reader._read_zones(scene.image, geometry, ["B2"])["B2"]
+    observation = _column_read_through(monkeypatch, NoCardIsABack(), "B2", off)
     assert (observation.state, observation.card) == ("face_up", UP[6])
