@@ -71,6 +71,9 @@ NEXT_DEAL_S = 3.0
 #: the players only took the piles (a new game needs all 52 cards gathered and
 #: shuffled); the end was a miscount.
 GAME_GOES_ON_S = 20.0
+#: A player our counts leave with this many cards or fewer after a round may really
+#: have none: the game's end may have gone unseen (``_ended_unseen``).
+ALMOST_OUT = 5
 #: Spit cards are not down sooner than this after the referee's "Spit!": the players
 #: hear it, then turn their cards.
 SPIT_REACTION_S = 0.5
@@ -332,14 +335,15 @@ class Referee:
     def _ended_unseen(self, event: Deal) -> bool:
         """Is this deal, after the piles were taken, a new game's whose last game ended
         unseen?  Both players lay a new game's columns, more than ``GAME_GOES_ON_S`` after
-        the round was settled, while by our counts a player holds too few cards for them
-        (a count drifted by a card or two missed the game's end: synthetic game 1025, dev
-        video 2047, where the second game was refereed as the first one's later rounds)."""
+        the round was settled, while by our counts a player holds ``ALMOST_OUT`` cards or
+        fewer (a count drifted by a card or two missed the game's end: dev video 2047,
+        where the second game was refereed as the first one's later rounds).  A count
+        that far below a whole tableau is no drift within a game going on."""
         fresh = columns_for(self.rules.first_round_cards)
         return (self.phase == "waiting_deal" and self.round > 0
                 and event.t - self._settled_at > GAME_GOES_ON_S
                 and all(event.players[s].columns == fresh for s in SEATS)
-                and any(columns_for(self.counts[s]) < fresh for s in SEATS))
+                and min(self.counts.values()) <= ALMOST_OUT)
 
     def _game_ended_unseen(self, event: Deal) -> list[Call]:
         """The last game went to the player our counts left with the fewest cards, at the

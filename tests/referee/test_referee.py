@@ -157,6 +157,15 @@ def test_a_new_games_deal_long_after_a_round_that_left_a_player_almost_out_ends_
     soon = settled(35.0).observe(fresh)
     assert isinstance(soon[0].event, Deal) and soon[0].event.round == 4
     assert not any(isinstance(call.event, GameEnd) for call in soon)
+    # nobody near the end of their cards: a count off is a miscount, the game goes on
+    # (52 cards: B counted at 12 lays four columns by our count, and lays five)
+    referee = Referee()
+    referee.round, referee.phase, referee._settled_at = 3, "waiting_deal", 10.0
+    referee.counts = {"A": 40, "B": 12}
+    five = Deal(40.0, 1, {s: TableauView(5, 0, tuple(c(x) for x in codes)) for s, codes in
+                          (("A", ["2C", "3D", "4H", "5S", "6C"]), ("B", ["9C", "10D", "JH", "QS", "KC"]))})
+    going_on = referee.observe(five)
+    assert isinstance(going_on[0].event, Deal) and going_on[0].event.round == 4
 
 
 def test_stalls_are_called_at_the_move_that_made_the_game_stuck() -> None:
