@@ -1101,7 +1101,25 @@ class Tracker:
                     return under + self._play(t, owner, place, card, pile, firm=whole and not under)
                 return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
-                return self._relay(t, pile, card)
+                relaid = self._relay(t, pile, card)
+                other: Pile = "right" if pile == "left" else "left"
+                theirs = self._r.pile_cards[other]
+                if (relaid or not self.spit_expected or zone is None or zone.untouched
+                        or (theirs and theirs[-1] == card)):
+                    return relaid
+                # Spit cards are due and a hand has just laid on this pile a card we had
+                # placed under a pile's top: centre cards never come back up, so that
+                # earlier sighting was a misread (dev game 2044: KS, a spit card, read as
+                # QH; the real QH, spat 20 s later, was ignored, and KH laid on it was
+                # called illegal).  The earlier card stays counted, unnamed; this one is
+                # a spit card.  (With no hand over the pile since its last top, the top is
+                # more likely misread now: synthetic games at 8 % misreads.)
+                for placed in self._r.pile_cards.values():
+                    for k, known in enumerate(placed):
+                        if known == card:
+                            placed[k] = None
+                self._located_cache = None
+                return self._pile_arrival(t, pile, card, hidden)
             if not self.spit_expected and zone is not None and zone.untouched and cards:
                 return []  # a never-seen card with no hand over the pile: the top misread
             twin = self._same_rank_in_hand(pile, card) if not self.spit_expected else None

@@ -386,3 +386,25 @@ def test_a_face_down_card_lifted_to_be_turned_is_the_reveal_not_a_card_gone_unse
     assert [(type(e).__name__, e.card) for e in out] == [("Play", c("9D")), ("Reveal", c("10C"))]
     assert tracker.settled_columns()["A"][1] == ("face_up", c("10C"))
     assert not tracker.settling
+
+
+def test_a_spit_card_we_had_placed_deeper_in_a_pile_is_a_spit_card() -> None:
+    # dev game 2044: a spit card KS was misread as QH; 20 s later the real QH was spat,
+    # taken for the QH already in the pile and ignored, so the spit turn lost a card and
+    # KH laid on QH was called illegal: centre cards never come back up
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    table = dict(BASE, left="9C", right="3D")  # a spit turn: 9C on 8H, 3D on 2S
+    out = run(tracker, [(1.0 + i / 30, table) for i in range(4)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("3D")}]
+    # the next spit turn, the hands over both piles: 4H on 9C, and on 3D a card read
+    # as 8H, which lies under 9C
+    tracker.spit_expected = True
+    hands = dict(table, left="covered", right="covered")
+    out = run(tracker, [(2.0 + i / 30, hands) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(table, left="4H", right="8H")) for i in range(8)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("4H"), "right": c("8H")}]
+    # with no hand over a pile, a card we placed deeper is its top misread: nothing new
+    tracker.spit_expected = True
+    out = run(tracker, [(3.0 + i / 30, dict(table, left="4H", right="9C")) for i in range(8)])
+    assert not [e for e in out if isinstance(e, Spit)]
