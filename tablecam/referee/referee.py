@@ -353,9 +353,7 @@ class Referee:
         ended = Call(t, GameEnd(t, self.round, winner), (
             f"A new game is dealt, so the last one was over: {self._name(winner)}, who had "
             f"the fewest cards, wins it after {self.round} round{'s' if self.round != 1 else ''}."))
-        self._adopt_rules(dealing=True)
-        self._new_game()
-        return [ended, Call(event.t, None, "A new game."), *self._deal(event)]
+        return [ended, *self._next_game(event)]
 
     def _deal_after_end(self, event: Deal) -> list[Call]:
         """A deal after the game ended: the next game, or, when the game was called over in
@@ -367,15 +365,17 @@ class Referee:
         fresh = columns_for(self.rules.first_round_cards)
         if self._over_in_play and (event.t - self._over_at < GAME_GOES_ON_S
                                    or any(laid[s] != fresh for s in SEATS)):
-            total = 2 * self.rules.first_round_cards
-            fits = [a for a in range(total + 1)
-                    if columns_for(a) == laid["A"] and columns_for(total - a) == laid["B"]]
-            if fits:
-                a = min(fits, key=lambda n: abs(n - self.counts["A"]))
-                self.counts = {"A": a, "B": total - a}
+            counts = self._nearest_counts(laid, 2 * self.rules.first_round_cards)
+            if counts is not None:
+                self.counts = counts
                 self.phase, self._over_in_play = "waiting_deal", False
                 return [Call(event.t, None, "The game is not over after all: play goes on."),
                         *self._deal(event)]
+        return self._next_game(event)
+
+    def _next_game(self, event: Deal) -> list[Call]:
+        """``event`` deals a new game: everything starts afresh (rules wanted meanwhile
+        too), and the deal is its round 1."""
         self._adopt_rules(dealing=True)
         self._new_game()
         return [Call(event.t, None, "A new game."), *self._deal(event)]
@@ -386,7 +386,11 @@ class Referee:
         firmer evidence); None when ours fit or no counts would."""
         if all(columns_for(self.counts[s]) == columns[s] for s in SEATS):
             return None
-        total = sum(self.counts.values())
+        return self._nearest_counts(columns, sum(self.counts.values()))
+
+    def _nearest_counts(self, columns: Mapping[Seat, int], total: int) -> dict[Seat, int] | None:
+        """The split of ``total`` cards nearest our counts that deals ``columns`` (None
+        when no split does)."""
         fits = [a for a in range(total + 1)
                 if columns_for(a) == columns["A"] and columns_for(total - a) == columns["B"]]
         if not fits:

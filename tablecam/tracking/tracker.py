@@ -40,6 +40,7 @@ from tablecam.events import (
     Spit,
     TableauView,
     Takeback,
+    other_pile,
 )
 from tablecam.referee.table import TableModel
 
@@ -1102,8 +1103,7 @@ class Tracker:
                 return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
                 relaid = self._relay(t, pile, card)
-                other: Pile = "right" if pile == "left" else "left"
-                theirs = self._r.pile_cards[other]
+                theirs = self._r.pile_cards[other_pile(pile)]
                 if (relaid or not self.spit_expected or zone is None or zone.untouched
                         or (theirs and theirs[-1] == card)):
                     return relaid
@@ -1202,7 +1202,7 @@ class Tracker:
     def _relay(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
         """``card``, named here by the reader, is the top of the other pile, where it was
         put without being read: it was laid here instead (a wrong guess of the pile)."""
-        other: Pile = "right" if pile == "left" else "left"
+        other = other_pile(pile)
         wrong, cards = self._r.pile_cards[other], self._r.pile_cards[pile]
         zone = self._zones.get(pile)
         source = self._r.played_from.get(card)
