@@ -236,9 +236,8 @@ class TableReader:
         # (when first seen, latest) layout refused only for not fitting a deal
         self._misfit: tuple[float, TableGeometry] | None = None
         # the same from another look at the frame (``OTHER_LOOKS``): taken only when the
-        # first look has none, and while a search on another look is being read
+        # first look has none
         self._other_misfit: tuple[float, TableGeometry] | None = None
-        self._other_look = False
         # while a layout that did not fit is in use: until when a fitting one is sought
         self._provisional_until: float | None = None
         # while there are no zones: the cards of the last thorough search, and the
@@ -269,7 +268,8 @@ class TableReader:
         self._misfit = self._other_misfit = None
         self._provisional_until = None
 
-    def _deal_layout(self, t: float, seen: Sequence[SeenCard]) -> TableGeometry | None:
+    def _deal_layout(self, t: float, seen: Sequence[SeenCard], other_look: bool = False,
+                     ) -> TableGeometry | None:
         """The layout of a deal among ``seen``, or None when it is no deal.
 
         While the table has no zones at all, a layout refused only because its rows do
@@ -289,7 +289,7 @@ class TableReader:
         except LayoutMisfitError as misfit:
             if self.geometry is not None:
                 return None  # zones in use (or one taken already): only a fitting layout
-            self._note_misfit(t, misfit.layout)
+            self._note_misfit(t, misfit.layout, other_look)
             return None
         except GeometryError:
             pass
@@ -306,7 +306,7 @@ class TableReader:
             layout = misfit.layout
         except GeometryError:
             return None
-        self._note_misfit(t, layout)
+        self._note_misfit(t, layout, other_look)
         return None
 
     def _search(self, t: float, image: npt.NDArray[np.uint8], smallest: float,
@@ -328,11 +328,11 @@ class TableReader:
             self._blind_since, self._searches = t, 0
         return found, False
 
-    def _note_misfit(self, t: float, layout: TableGeometry) -> None:
+    def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False) -> None:
         """Hold ``layout`` as the latest misfitting one, taken after ``MISFIT_PATIENCE_S``
         from the first such (``read``) unless a fitting deal comes.  One from another look
         at the frame is held apart, and taken only when the first look has none."""
-        if self._other_look:
+        if other_look:
             first = t if self._other_misfit is None else self._other_misfit[0]
             self._other_misfit = (first, layout)
             return
@@ -389,27 +389,26 @@ class TableReader:
             else:
                 if dealt is None and (self.geometry is not None
                                       or self._frames % RELOCATE_EVERY == 0):
-                    found, self._other_look = self._search(frame.t, image, smallest)
+                    found, other_look = self._search(frame.t, image, smallest)
                     seen = read_cards(image, found, self.classifier)
                     self._blind_cards = seen
-                    dealt = self._deal_layout(frame.t, seen)
-                    if dealt is not None and self._other_look and len(found) > TABLE_PLACES:
+                    dealt = self._deal_layout(frame.t, seen, other_look)
+                    if dealt is not None and other_look and len(found) > TABLE_PLACES:
                         # another look that outlines more than a Spit table has places
                         # for outlines the cloth's pattern too (dev game 2040, gingham:
                         # 18-24 outlines, rows that fitted with columns and spit zones
                         # off): its layout is held as a misfit, after one of the first
                         # look's, so that the first look's comes first
-                        self._note_misfit(frame.t, dealt)
+                        self._note_misfit(frame.t, dealt, other_look)
                         dealt = None
                     elif dealt is None and self.geometry is None:
                         recent = self._remember_cards(frame.t, seen)
-                        merged = (self._deal_layout(frame.t, recent)
+                        merged = (self._deal_layout(frame.t, recent, other_look)
                                   if len(recent) > len(seen) else None)
                         if merged is not None:
                             # a whole deal only from several searches' cards (one may
                             # have been caught while being laid): taken as a misfit is
-                            self._note_misfit(frame.t, merged)
-                    self._other_look = False
+                            self._note_misfit(frame.t, merged, other_look)
                 elif dealt is None:
                     # without zones the quick finder looks every frame, the thorough one
                     # (several times slower; far more so on a Pi) every n frames only:
@@ -709,9 +708,7 @@ class TableReader:
             if (np.linalg.norm(observation.corners.mean(axis=0) - centre)
                     < OFF_CENTRE * geometry.card_width):
                 continue
-            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-            crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-            tops = _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
+            tops = _tops_in(image, geometry, zone)
             if tops:
                 todo.append((zone, tops[0]))
         if not todo:
@@ -741,14 +738,7 @@ class TableReader:
             if (observation.state != "face_up" or observation.card is not None
                     or observation.corners is None):
                 continue
-            if zone in searched:
-                outlines = searched[zone]
-            else:
-                x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-                if x1 - x0 < 8 or y1 - y0 < 8:
-                    continue
-                crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-                outlines = _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
+            outlines = searched[zone] if zone in searched else _tops_in(image, geometry, zone)
             todo += [(zone, c) for c in outlines
                      if 0.5 <= _iou(c, observation.corners) <= 0.9]  # the same card, elsewise
         if not todo:
@@ -978,6 +968,16 @@ def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
     first = tops[0][0]
     return [first] + [c for c, face_up in tops[1:]
                       if face_up and _iou(c, first) >= 0.5 and _belongs(geometry, zone, c)]
+
+
+def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
+             zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+    """``_zone_tops`` in the zone's crop of ``image`` (none for a zone under 8 pixels)."""
+    x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return []
+    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
+    return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
 
 
 def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
