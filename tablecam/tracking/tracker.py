@@ -171,6 +171,10 @@ class _Round:
     played_from: dict[Card, tuple[Seat, int]] = field(default_factory=dict)
     #: cards the reader itself named on a pile when they landed (a spit card or a play)
     named_on_pile: set[Card] = field(default_factory=set)
+    #: columns whose accepted top was played while the zone still showed it (the reader
+    #: took what lies there now for that card): what is there is not known until the
+    #: zone's value changes
+    played_tops: set[str] = field(default_factory=set)
 
 
 class Tracker:
@@ -397,6 +401,7 @@ class Tracker:
             zone.accepted_at = t
             zone.accepted_named = zone.named_run
             zone.last_evidence, zone.evidence = zone.evidence, {}
+            self._r.played_tops.discard(name)
         self._busy, self._unsettled, self._moving = busy, unsettled, moving
         out: list[Tracked] = []
         if changes:
@@ -545,7 +550,8 @@ class Tracker:
             where[card] = "hand"
         for zone_name in COLUMN_ZONES:
             zone = self._zones.get(zone_name)
-            if zone is not None and zone.accepted[0] == "face_up" and zone.accepted[1] is not None:
+            if (zone is not None and zone.accepted[0] == "face_up" and zone.accepted[1] is not None
+                    and zone_name not in self._r.played_tops):
                 where[zone.accepted[1]] = zone_name
         self._located_cache = where
         return where
@@ -622,7 +628,9 @@ class Tracker:
             values: list[ZoneValue] = []
             for i in range(1, 6):
                 zone = self._zones.get(f"{seat}{i}")
-                if (seat, i) in returning and (seat, i) not in other_pending:
+                if f"{seat}{i}" in self._r.played_tops:
+                    values.append(("unsettled", None))
+                elif (seat, i) in returning and (seat, i) not in other_pending:
                     values.append(("covered", returning[(seat, i)]))  # on its way back
                 elif zone is not None and f"{seat}{i}" in self._resting and (seat, i) not in pending:
                     values.append(("covered", zone.accepted[1]))
@@ -861,7 +869,7 @@ class Tracker:
         for seat in SEATS:
             for i in range(1, 6):
                 state, top = self._column_value(seat, i)
-                if state == "face_up" and top == card:
+                if state == "face_up" and top == card and f"{seat}{i}" not in self._r.played_tops:
                     return ("column", seat, i)
         if card in self._in_hand:
             hand = self._in_hand[card]
@@ -1254,6 +1262,13 @@ class Tracker:
               firm: bool = False) -> list[Tracked]:
         self._note_named(pile, card)
         self._r.pile_cards[pile].append(card)
+        source = self._zones.get(f"{seat}{column}")
+        if (card is not None and source is not None and not source.covered
+                and source.accepted == ("face_up", card)):
+            # played while its column, in plain view, still seems to show it: what lies
+            # there was taken for it (a light back read as an unnamed face)
+            self._r.played_tops.add(f"{seat}{column}")
+            self._located_cache = None
         if card is not None:
             self._in_hand.pop(card, None)
             self._r.played_from[card] = (seat, column)

@@ -408,3 +408,32 @@ def test_a_spit_card_we_had_placed_deeper_in_a_pile_is_a_spit_card() -> None:
     tracker.spit_expected = True
     out = run(tracker, [(3.0 + i / 30, dict(table, left="4H", right="9C")) for i in range(8)])
     assert not [e for e in out if isinstance(e, Spit)]
+
+
+def test_a_card_played_while_its_column_seemed_to_show_it_is_not_revealed_there() -> None:
+    # dev game 2048: B's 9C left its column, whose light-coloured back the reader took for
+    # an unnamed face, so the column seemed to show 9C still; 9C was seen on the left pile
+    # and played, and the referee, told the column still showed 9C, took it for the
+    # column's reveal; the real reveal then left B one face-down card short, and the
+    # pile B took one card too many
+    hand = dict(BASE, A2="covered", left="covered")
+    frames = [(1.0 + i / 30, hand) for i in range(4)]
+    frames += [(1.2 + i / 30, dict(BASE, left="covered")) for i in range(8)]  # the back
+    frames += [(1.5 + i / 30, dict(BASE, left="9D")) for i in range(20)]
+    frames += [(2.3 + i / 30, dict(BASE, A2="10C", left="9D")) for i in range(20)]
+    readings = []
+    for t, zones in frames:
+        reading = frame(t, **zones)
+        if 1.2 <= t < 2.3:
+            reading = unread(reading, "A2", ("9D", 0.3), ("6D", 0.2))
+        readings.append(reading)
+    tracker = started()
+    out: list[Tracked] = []
+    for reading in readings[:-20]:
+        out += tracker.update(reading)
+    assert [(e.card, e.column) for e in out if isinstance(e, Play)] == [(c("9D"), 2)]
+    assert tracker.settled_columns()["A"][1] != ("face_up", c("9D"))
+    for reading in readings[-20:]:
+        out += tracker.update(reading)
+    assert [(e.column, e.card) for e in out if isinstance(e, Reveal)] == [(2, c("10C"))]
+    assert tracker.settled_columns()["A"][1] == ("face_up", c("10C"))
