@@ -1248,7 +1248,8 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
     return tops[0] if tops else None
 
 
-def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float) -> list[FoundCard]:
+def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool = False,
+                   ) -> list[FoundCard]:
     """Card-sized outlines whose four sides all lie on edges, the likeliest top card of
     a messy pile first (best supported), then other such outlines that overlap it.
 
@@ -1261,7 +1262,9 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float) -> list[Foun
     cut where the top card covers them).  A card squared up on the one below, or a
     deck's frame line printed just inside the border, also gives outlines a little off
     the card with four sides on edges: those are the later ones, for a second look.
-    ``image`` is best a crop around the pile (BGR).
+    ``image`` is best a crop around the pile (BGR).  Straight edges are looked for at
+    half size when the card stays 24 pixels wide, unless ``fine``: a card's thin printed
+    border over the white cards below can vanish at half size.
     """
     if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
         return []
@@ -1273,7 +1276,7 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float) -> list[Foun
     loose = np.asarray(cv2.dilate(canny, np.ones((7, 7), np.uint8)), np.uint8)
     longest = card_width * max(TOP_ASPECTS) * max(TOP_SCALES) * 1.15
     # straight segments at half size when the card stays 24 pixels wide (quicker)
-    shrink = 2 if card_width >= 48 else 1
+    shrink = 2 if card_width >= 48 and not fine else 1
     small = smooth if shrink == 1 else np.asarray(cv2.resize(
         smooth, (smooth.shape[1] // 2, smooth.shape[0] // 2), interpolation=cv2.INTER_AREA),
         np.uint8)

@@ -616,7 +616,14 @@ class TableReader:
                 # below it: the top card is the one showing four whole sides, and
                 # the cards below it matter no more (nor the finder's time).  A pile's
                 # top shows a face; an outline of no paper is left to the finder.
-                tops = _zone_tops(crop, offset, geometry, zone)
+                # A white card laid on white cards shows its sides over them only by
+                # its thin printed border, which the half-size search can lose among a
+                # wood grain's lines (dev game 2048: 10H in plain view read as covered
+                # for 0.4 s, 6D unnamed on an outline taking in the cards below until
+                # the players pressed spit): its sides are then looked for at full size
+                # (slower, so only then).
+                tops = (_zone_tops(crop, offset, geometry, zone)
+                        or _zone_tops(crop, offset, geometry, zone, fine=True))
                 searched[zone] = tops[1:]
                 if tops:
                     found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
@@ -958,11 +965,13 @@ def _crosswise(corners: npt.NDArray[np.float32], geometry: TableGeometry, zone: 
 
 
 def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
-               geometry: TableGeometry, zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+               geometry: TableGeometry, zone: ZoneId, fine: bool = False,
+               ) -> list[npt.NDArray[np.float32]]:
     """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
     the other outlines that overlap it; none when the likeliest shows no paper (a pile's
     top shows a face) or lies outside the zone."""
-    tops = [(t.corners + offset, t.face_up) for t in find_pile_tops(crop, geometry.card_width)]
+    tops = [(t.corners + offset, t.face_up)
+            for t in find_pile_tops(crop, geometry.card_width, fine=fine)]
     if not tops or not tops[0][1] or not _belongs(geometry, zone, tops[0][0]):
         return []
     first = tops[0][0]

@@ -10,7 +10,7 @@ import pytest
 
 from tablecam.capture import Frame
 from tablecam.cards import FULL_DECK, Card
-from tablecam.geometry import LAYOUT, ZONE_IDS, project
+from tablecam.geometry import LAYOUT, ZONE_IDS, TableGeometry, project
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, spit_deal_scene
 from tablecam.reading.table_reader import (
     MISFIT_PATIENCE_S,
@@ -430,15 +430,23 @@ def test_a_column_top_on_a_stack_that_shows_below_it_is_read() -> None:
     under it showing below.  No outline of the finder fits a card there (card and stack
     make one region too long), so the column used to read as covered for the whole round;
     the card showing four whole sides is its top."""
+    from tablecam.reading.classifier import CardClassifier
+
+    image, geometry = _frame_from_fixture("stacked-column-top")
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    observed = reader.read(_frame(0.0, image)).zones["A4"]
+    assert (observed.state, observed.card) == ("face_up", Card.parse("10C"))
+
+
+def _frame_from_fixture(name: str) -> tuple[np.ndarray, TableGeometry]:
+    """A whole frame made from a kept crop of a rendered dev game (``tests/data``), the
+    rest filled with the crop's rim colour, and the geometry the reader had then."""
     import json
     from pathlib import Path
 
-    from tablecam.geometry import TableGeometry
-    from tablecam.reading.classifier import CardClassifier
-
     data = Path(__file__).parent.parent / "data"
-    meta = json.loads((data / "stacked-column-top.json").read_text())
-    crop = cv2.imread(str(data / "stacked-column-top.png"))
+    meta = json.loads((data / f"{name}.json").read_text())
+    crop = cv2.imread(str(data / f"{name}.png"))
     assert crop is not None
     width, height = meta["frame_size"]
     rim = np.concatenate([crop[:3].reshape(-1, 3), crop[-3:].reshape(-1, 3),
@@ -449,9 +457,21 @@ def test_a_column_top_on_a_stack_that_shows_below_it_is_read() -> None:
     image[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]] = crop
     geometry = TableGeometry({z: np.array(q, np.float32) for z, q in meta["zones"].items()},
                              np.array(meta["table_to_image"]), meta["card_width"], "deal")
+    return image, geometry
+
+
+def test_a_white_card_laid_on_white_cards_on_wood_is_read() -> None:
+    """A frame of a rendered dev game (wood): 10H just laid on the right pile over other
+    white cards, in plain view.  Its sides over the cards below show only as a thin
+    printed border, which the half-size search for straight sides lost among the wood
+    grain's lines, and the finder merged it with the cards below: the pile read as
+    covered for 0.4 s, and the play was reported late."""
+    from tablecam.reading.classifier import CardClassifier
+
+    image, geometry = _frame_from_fixture("white-on-white-pile-top")
     reader = TableReader(CardClassifier(), geometry=geometry)
-    observed = reader.read(_frame(0.0, image)).zones["A4"]
-    assert (observed.state, observed.card) == ("face_up", Card.parse("10C"))
+    observed = reader.read(_frame(0.0, image)).zones["right"]
+    assert (observed.state, observed.card) == ("face_up", Card.parse("10H"))
 
 
 def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
