@@ -1264,9 +1264,11 @@ class Tracker:
         self._r.pile_cards[pile].append(card)
         source = self._zones.get(f"{seat}{column}")
         if (card is not None and source is not None and not source.covered
-                and source.accepted == ("face_up", card)):
-            # played while its column, in plain view, still seems to show it: what lies
-            # there was taken for it (a light back read as an unnamed face)
+                and source.accepted == ("face_up", card) and source.named_at < source.last_hidden):
+            # played while its column, in plain view, still seems to show it, though the
+            # reader has not named it there since a hand was over the column: what lies
+            # there was taken for it (a light back read as an unnamed face).  (Named
+            # there since, the card is there: the play was a misread.)
             self._r.played_tops.add(f"{seat}{column}")
             self._located_cache = None
         if card is not None:

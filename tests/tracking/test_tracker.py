@@ -437,3 +437,14 @@ def test_a_card_played_while_its_column_seemed_to_show_it_is_not_revealed_there(
         out += tracker.update(reading)
     assert [(e.column, e.card) for e in out if isinstance(e, Reveal)] == [(2, c("10C"))]
     assert tracker.settled_columns()["A"][1] == ("face_up", c("10C"))
+
+
+def test_a_card_the_reader_still_names_in_its_column_stays_there_for_the_referee() -> None:
+    # synthetic game 1034 at 8 % misreads: a pile misread as B's 9H, named in its column
+    # all along with no hand over it, made a play; the column must still show 9H to the
+    # referee (which puts it back), or its table keeps 9H on the pile and drifts
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered")) for i in range(4)])
+    out += run(tracker, [(1.2 + i / 30, dict(BASE, left="9D")) for i in range(20)])
+    assert [(e.card, e.column) for e in out if isinstance(e, Play)] == [(c("9D"), 2)]
+    assert tracker.settled_columns()["A"][1] == ("face_up", c("9D"))
