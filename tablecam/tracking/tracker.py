@@ -46,6 +46,7 @@ from tablecam.referee.table import TableModel
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
 COLUMN_ZONES: tuple[str, ...] = tuple(f"{s}{i}" for s in SEATS for i in range(1, 6))
+SPIT_ZONES: tuple[str, ...] = tuple(f"spit{s}" for s in SEATS)
 
 
 class ZoneObservationLike(Protocol):
@@ -320,6 +321,12 @@ class Tracker:
                     self._resting.add(name)
                     # (a column long covered over its known card is settled outright)
                     unsettled = unsettled or t - zone.covered_since < self.long_cover_s
+                elif name in SPIT_ZONES and self._phase == "playing":
+                    # A hand over a spit pile in play: spit cards go down only after a
+                    # "Spit!", and a card on its way from a column is in a hand already;
+                    # the stall check need not wait for it (dev game 2048: A's hand
+                    # rested by A's spit pile, and a stall was called 0.36 s late)
+                    unsettled = True
                 else:
                     unsettled = moving = True
                 continue

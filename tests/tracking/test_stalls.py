@@ -53,6 +53,18 @@ def test_a_column_left_covered_over_its_named_card_does_not_hold_back_the_spit_c
     assert stalls(covered_game("empty", 90)) == in_view
 
 
+def test_a_hand_resting_by_a_spit_pile_does_not_hold_back_the_spit_call() -> None:
+    # dev game 2048: A's hand rested over A's spit pile as the table stuck; spit cards
+    # go down only after the call, and a card from a column would be in a hand already
+    in_view = stalls([(i / 30, dict(STUCK)) for i in range(6)]
+                     + [(i / 30, dict(STUCK, left="8H", right="2S")) for i in range(6, 40)])
+    resting = stalls([(i / 30, dict(STUCK)) for i in range(6)]
+                     + [(i / 30, dict(STUCK, left="8H", right="2S")) for i in range(6, 8)]
+                     + [(i / 30, dict(STUCK, left="8H", right="2S", spitA="covered"))
+                        for i in range(8, 40)])
+    assert resting == in_view
+
+
 def test_a_column_covered_over_a_card_the_reader_never_named_holds_the_call() -> None:
     # QS might be a card that fits: no "Spit!" rests on it until the camera shows it.
     assert stalls(covered_game("?QS:0.3,KS:0.2", 90)) == []
