@@ -22,7 +22,7 @@ is reported as an ``Unsure`` note instead of being invented.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -362,7 +362,7 @@ class Tracker:
                 continue
             busy = unsettled = moving = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
-            if named and self._held_fit(name, value[1]):
+            if named and self._held_fit(name, value[1], changes):
                 needed = 1
             careful = False
             if (value[0] == "empty" and name in PILES and self._phase == "playing"
@@ -740,14 +740,23 @@ class Tracker:
         left = min(hand.since for hand in self._in_hand.values())
         return all(self._zones.get(p, _Zone()).last_hidden < left for p in PILES if p != name)
 
-    def _held_fit(self, name: str, card: Card | None) -> bool:
+    def _held_fit(self, name: str, card: Card | None,
+                  changes: Sequence[tuple[str, ZoneValue, ZoneValue]] = ()) -> bool:
         """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
         it there once is then enough: that saves a frame on every such play, and the
         other player's hand is often over the pile the frame after.  Not for a card whose
         column's change is still being voted on: taken that early, heavy misreads
         (synthetic games at 8 %) made 3 false stalls more, and a synthetic game logged a
-        move after its round had ended."""
-        if card is None or name not in PILES or self._phase != "playing" or card not in self._in_hand:
+        move after its round had ended.  But a card whose column's change was decided in
+        this very frame (``changes``, the columns being judged before the piles) is in a
+        hand as much as one that left a frame earlier (dev game 2000: 6C named on the
+        left pile in the one frame between its column turning to the back under it and
+        the other player's hand, reported 0.42 s late)."""
+        if card is None or name not in PILES or self._phase != "playing":
+            return False
+        if card not in self._in_hand and not any(
+                old == ("face_up", card) and new[1] != card for zone, old, new in changes
+                if zone in COLUMN_ZONES):
             return False
         cards = self._r.pile_cards[name]
         return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])

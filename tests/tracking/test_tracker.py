@@ -448,3 +448,16 @@ def test_a_card_the_reader_still_names_in_its_column_stays_there_for_the_referee
     out += run(tracker, [(1.2 + i / 30, dict(BASE, left="9D")) for i in range(20)])
     assert [(e.card, e.column) for e in out if isinstance(e, Play)] == [(c("9D"), 2)]
     assert tracker.settled_columns()["A"][1] == ("face_up", c("9D"))
+
+
+def test_a_card_named_on_a_pile_in_the_frame_its_column_is_seen_to_lose_it_is_played_then() -> None:
+    # dev game 2000: 6C was named on the left pile in the one frame in which its column's
+    # change to the back under it was decided, then the other player's hand covered the
+    # pile; the play was reported 0.42 s after it landed
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty")) for i in range(2)])
+    landed = 1.1 + 2 / 30
+    out += run(tracker, [(landed, dict(BASE, A1="empty", left="7C"))])
+    out += run(tracker, [(landed + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(1, 12)])
+    assert [e for e in out if not isinstance(e, Unsure)] == [Play(landed, 1, "A", c("7C"), "left", 1)]
