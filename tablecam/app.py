@@ -215,7 +215,7 @@ def run_pipeline(
                                    tracker.unnamed_tops(), tracker.sure_ranks()))
             if referee.slap_pending:
                 emit(judge(tracker.settle_held(t), referee, tracker))
-            emit(referee.tick(t, tracker.settling))
+            emit(tick(referee, tracker, t))
             relocate = getattr(reader, "relocate", None)
             if tracker.waiting_for_deal and not was_idle and callable(relocate):
                 relocate()  # the piles were taken: the next round is dealt afresh
@@ -263,8 +263,17 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
                                    tracker.unnamed_tops(), tracker.sure_ranks())
         if referee.slap_pending:
             calls += judge(tracker.settle_held(reading.t), referee, tracker)
-        calls += referee.tick(reading.t, tracker.settling)
+        calls += tick(referee, tracker, reading.t)
     return calls, frames
+
+
+def tick(referee: Referee, tracker: Tracker, t: float) -> list[Call]:
+    """``referee.tick`` with what the camera shows: a table still settling holds back a
+    stall call, and a hand that was over a column holding a card when the slap came
+    holds back the takes until it leaves (its card may have gone onto a pile)."""
+    slap_at = referee.slap_at if referee.slap_pending else None
+    hold = slap_at is not None and tracker.hands_in_columns_since(slap_at)
+    return referee.tick(t, tracker.settling, hold_slap=hold)
 
 
 def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = None) -> list[Call]:

@@ -77,6 +77,10 @@ ALMOST_OUT = 5
 #: Spit cards are not down sooner than this after the referee's "Spit!": the players
 #: hear it, then turn their cards.
 SPIT_REACTION_S = 0.5
+#: A slap waits this long at most while a hand that was over a column holding a card
+#: before the slap is still there: that card may have gone onto a pile just before the
+#: slap, under the hands (dev game 2048: A's 3C, laid 0.09 s before B's slap).
+SLAP_HOLD_S = 0.6
 
 Phase = Literal["waiting_deal", "dealt", "playing", "stalled", "round_over", "game_over"]
 
@@ -1003,15 +1007,18 @@ class Referee:
             return "The game is over."
         return "Deal the cards first."
 
-    def tick(self, t: float, table_busy: bool = False) -> list[Call]:
+    def tick(self, t: float, table_busy: bool = False, hold_slap: bool = False) -> list[Call]:
         """Let time pass to ``t``.
 
         A slap is final once no rival can be within the tie window.  ``table_busy`` says
         the camera sees a card in a hand or a covered zone: a stall is only called once
         the table is settled, so a card on its way never meets a premature "Spit!".
+        ``hold_slap`` says a hand that was over a column holding a card when the slap
+        came is there still: the piles are settled once it leaves (and what it took is
+        known), or ``SLAP_HOLD_S`` after the slap.
         """
         self._adopt_rules()
-        calls = self._decide_slaps(t)
+        calls = self._decide_slaps(t, hold_slap)
         was_busy, self._busy = self._busy, table_busy
         if was_busy and not table_busy:
             calls += self._after_change(t)
@@ -1022,7 +1029,12 @@ class Referee:
         """The round is over and a slap waits to settle who takes which pile."""
         return self.phase == "round_over" and bool(self._pending_slaps)
 
-    def _decide_slaps(self, t: float) -> list[Call]:
+    @property
+    def slap_at(self) -> float | None:
+        """When the first slap still waiting to settle the piles came."""
+        return min(s.t for s in self._pending_slaps) if self._pending_slaps else None
+
+    def _decide_slaps(self, t: float, hold: bool = False) -> list[Call]:
         if not self._pending_slaps or self.phase != "round_over":
             return []
         slaps = sorted(self._pending_slaps)
@@ -1034,6 +1046,8 @@ class Referee:
             return [Call(t, None, "A tie! Slap again.")]
         if not rivals and t - first.t <= window:
             return []  # a rival's slap may still arrive within the tie window
+        if hold and t - first.t < SLAP_HOLD_S:
+            return []  # a card may have left a column under a hand just before the slap
         self._pending_slaps.clear()
         assert first.player is not None
         _held, piles = self._held_and_piles()

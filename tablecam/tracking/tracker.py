@@ -786,6 +786,14 @@ class Tracker:
             return where in ("hand", "column") and owner == seat and old[0] == "empty"
         return True
 
+    def hands_in_columns_since(self, t: float) -> bool:
+        """Is a hand over a column holding a face-up card, there since ``t`` or before,
+        or has it just left and the column's new look is still being voted on?  That
+        card may have left under it (a play just before a slap)."""
+        return any(zone.accepted[0] == "face_up" and zone.covered_since <= t
+                   and (zone.covered or zone.candidate is not None)
+                   for name, zone in self._zones.items() if name in COLUMN_ZONES)
+
     def settle_held(self, t: float) -> list[Tracked]:
         """The round is over and a slap is about to settle the piles: every card still in
         a hand that fits only one pile's top was played there, unseen (the slapping hand

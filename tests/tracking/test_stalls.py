@@ -105,3 +105,42 @@ def test_a_collision_loser_still_in_its_hand_does_not_hold_back_the_spit_call() 
     # With 6S on the right pile, 7D in the hand may still be played there: no call.
     frames = [(t, dict(zones, right="6S") if zones.get("right") == "2S" else zones) for t, zones in frames]
     assert stalls(frames) == []
+
+
+def test_a_card_laid_under_the_hands_just_before_the_slap_is_in_the_takes() -> None:
+    # dev game 2048: B emptied the tableau; A's 3C, lifted from under A's hand over the
+    # column, landed on the pile 0.09 s before B's slap, unseen; the piles were settled
+    # at the slap with 3C still counted in A's column, and B took a card too few
+    from tablecam.events import Take
+    from tablecam.inputs import ButtonPress
+
+    deal = dict(STUCK, A1="10C", B1="9C", B2="3D")
+    step = 1 / 30
+    frames: list[tuple[float, dict[str, str]]] = [(i * step, dict(deal)) for i in range(6)]
+    table = dict(deal, left="8H", right="2S")
+    frames += [(i * step, dict(table)) for i in range(6, 30)]
+
+    def hand(zones: dict[str, str], start: int, cover: list[str], after: dict[str, str]) -> int:
+        frames.extend((i * step, dict(zones, **{z: "covered" for z in cover}))
+                      for i in range(start, start + 4))
+        zones.update(after)
+        frames.extend((i * step, dict(zones)) for i in range(start + 4, start + 12))
+        return start + 12
+
+    i = hand(table, 30, ["B1", "left"], {"B1": "empty", "left": "9C"})    # B: 9C on 8H
+    i = hand(table, i, ["B2", "right"], {"B2": "down", "right": "3D"})   # B: 3D on 2S
+    i = hand(table, i, ["B2"], {"B2": "4D"})                             # B turns 4D
+    i = hand(table, i, ["B2", "right"], {"B2": "empty", "right": "4D"})  # B's last card
+    # A's hand over A1 and the left pile: 10C goes onto 9C; B slaps meanwhile
+    slap = (i + 9) * step
+    frames += [(k * step, dict(table, A1="covered", left="covered")) for k in range(i, i + 14)]
+    # A's hand leaves A1 empty; B's hands take the piles
+    frames += [(k * step, dict(table, A1="empty", left="covered", right="covered"))
+               for k in range(i + 14, i + 20)]
+    frames += [(k * step, dict(table, A1="empty", left="empty", right="empty"))
+               for k in range(i + 20, i + 40)]
+    readings = [SyntheticReading(t, {n: zone(v) for n, v in zones.items()}) for t, zones in frames]
+    calls, _ = referee_readings(readings, [ButtonPress(slap, "slap", "B")],
+                                Referee(RefereeRules(first_round_cards=5)))
+    takes = [call.event for call in calls if isinstance(call.event, Take)]
+    assert sum(take.cards for take in takes) == 6  # 8H 9C 10C and 2S 3D 4D
