@@ -474,6 +474,19 @@ def test_a_white_card_laid_on_white_cards_on_wood_is_read() -> None:
     assert (observed.state, observed.card) == ("face_up", Card.parse("10H"))
 
 
+def test_a_pile_top_outlined_half_over_the_card_below_is_read_from_a_finer_outline() -> None:
+    """A frame of a rendered dev game (felt): AS laid on QC, both cream with a frame line
+    printed inside the border.  The half-size outline of the top took in half of each
+    card, and the pile read as an unnamed face for 0.6 s; the full-size outlines are
+    looked at too when the top's read names no card."""
+    from tablecam.reading.classifier import CardClassifier
+
+    image, geometry = _frame_from_fixture("pile-top-over-a-like-card")
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    observed = reader.read(_frame(0.0, image)).zones["right"]
+    assert (observed.state, observed.card) == ("face_up", Card.parse("AS"))
+
+
 def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
     """``image`` darkened towards its corners, as a lens and a lamp above the centre do."""
     h, w = image.shape[:2]
