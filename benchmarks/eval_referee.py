@@ -177,7 +177,11 @@ def readings_game(seed: int, workdir: Path, decks: str, per_video: int = 1
 
 
 def _zone_story(readings: list[SyntheticReading], zone: str, start: float, end: float) -> str:
-    """What the reader said of one zone from ``start`` to ``end``, as runs of equal readings."""
+    """What the reader said of one zone from ``start`` to ``end``, as runs of equal readings.
+
+    ``covered`` is split by why: ``moving`` (the zone changed from the last frame: a hand
+    passing) or ``unfound`` (still, but no card found where something lies: a hand at
+    rest, or a card the finder could not outline)."""
     runs: list[list[object]] = []
     for reading in readings:
         if not start <= reading.t <= end:
@@ -187,6 +191,9 @@ def _zone_story(readings: list[SyntheticReading], zone: str, start: float, end: 
             else str(obs.card)
         if obs is not None and obs.state == "face_up" and obs.card is None:
             said = "face_up ?"
+        if obs is not None and obs.state == "covered":
+            # the reader gives a moving zone confidence 1, a still one the share unlike the table
+            said = "moving" if obs.confidence >= 0.999 else "unfound"
         if runs and runs[-1][0] == said:
             runs[-1][1] = reading.t
         else:
