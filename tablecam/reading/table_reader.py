@@ -699,10 +699,7 @@ class TableReader:
                 # frame line or the edge of a like card lies close to the top's side):
                 # the full-size outlines are looked at too (dev game 2052: AS on QC, read
                 # unnamed from an outline half on each, for 0.6 s)
-                x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-                crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-                searched[zone] += _zone_tops(crop, np.array([x0, y0], np.float32), geometry,
-                                             zone, fine=True)
+                searched[zone] += _tops_in(image, geometry, zone, fine=True)
         self._look_again(image, geometry, result, searched)
         return result
 
@@ -991,13 +988,13 @@ def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
 
 
 def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
-             zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+             zone: ZoneId, fine: bool = False) -> list[npt.NDArray[np.float32]]:
     """``_zone_tops`` in the zone's crop of ``image`` (none for a zone under 8 pixels)."""
     x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-    return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone)
+    return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine)
 
 
 def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
