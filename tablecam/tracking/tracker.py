@@ -908,9 +908,13 @@ class Tracker:
         if new[0] == "face_up":
             return self._pile_arrival(t, pile, new[1], hidden)
         if new[0] == "empty" and all(self._zones[p].accepted[0] == "empty"
-                                     for p in PILES if p in self._zones):
+                                     for p in PILES if p in self._zones) \
+                and any(self._r.pile_cards[p] for p in PILES):
             # The piles were taken: the round is over.  A card still in a hand went
-            # where the rules allow (the round's last card, hidden by a slap).
+            # where the rules allow (the round's last card, hidden by a slap).  (Piles
+            # that never held a card this round were not taken: a spit card seen face
+            # down as it was turned over, then lifted, is no round's end; dev game 2053
+            # went unrefereed for a whole round that way.)
             out: list[Tracked] = []
             for card in list(self._in_hand):
                 out += self._settle_lost(t, card)

@@ -461,3 +461,22 @@ def test_a_card_named_on_a_pile_in_the_frame_its_column_is_seen_to_lose_it_is_pl
     out += run(tracker, [(landed, dict(BASE, A1="empty", left="7C"))])
     out += run(tracker, [(landed + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(1, 12)])
     assert [e for e in out if not isinstance(e, Unsure)] == [Play(landed, 1, "A", c("7C"), "left", 1)]
+
+
+def test_a_spit_card_seen_face_down_on_an_empty_pile_then_lifted_is_no_round_end() -> None:
+    # dev game 2053: just after the deal, a spit card showed face down on the left pile
+    # as it was being turned, then lifted; both piles then read empty, and with nothing
+    # ever played on them the piles were counted as taken: the round ended before it
+    # began, and its spit cards and plays went unrefereed
+    base = dict(BASE, left="empty", right="empty")
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    out = run(tracker, [(i / 30, dict(base)) for i in range(6)])
+    assert [type(e).__name__ for e in out] == ["Deal"]
+    out = run(tracker, [(0.2 + i / 30, dict(base, left="down")) for i in range(5)])
+    out += run(tracker, [(0.4 + i / 30, dict(base)) for i in range(5)])
+    assert not tracker.waiting_for_deal
+    out += run(tracker, [(0.6 + i / 30, dict(BASE)) for i in range(5)])
+    assert [type(e).__name__ for e in out] == ["Spit"]
+    assert isinstance(out[0], Spit) and dict(out[0].cards) == {"left": c("8H"), "right": c("2S")}
+
