@@ -69,6 +69,8 @@ TABLE_SHARE: Final = 0.6
 #: Channel difference from the table colour under which a pixel counts as table (and
 #: over which as something else, for ``COVER_FRACTION``).
 TABLE_DISTANCE: Final = 45.0
+#: A face named at this confidence or more gives the cards' paper colour (``_note_paper``).
+PAPER_FROM: Final = 0.99
 #: Thumbnail pixels across one card width.
 THUMB_PER_CARD: Final = 16
 #: The centre piles, where cards land offset and turned over each other.
@@ -231,6 +233,8 @@ class TableReader:
         # the table's colour around each zone (a vignetted or unevenly lit table is
         # darker towards the corners, where the spit piles lie)
         self._zone_colours: dict[ZoneId, npt.NDArray[np.float32]] = {}
+        # the colour of the cards' paper, from the first card named surely on these zones
+        self._paper: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
         self._frames = 0
         # (when first seen, latest) layout refused only for not fitting a deal
@@ -254,6 +258,7 @@ class TableReader:
         self._relocating = False
         self._memory = {}
         self._table_colour = None
+        self._paper = None
         self._misfit = self._other_misfit = None
         self._provisional_until = None
         self._recent_cards = []
@@ -789,6 +794,7 @@ class TableReader:
         top = [s for s in seen if not s.covered] or seen
         if top:
             card = top[0]
+            self._note_paper(image, card)
             state: ZoneState = "face_up" if card.face_up else "face_down"
             return ZoneObservation(state, card.card, card.confidence, card.corners,
                                    card.candidates if card.face_up else ())
@@ -854,10 +860,20 @@ class TableReader:
         The reader judges a card by its own contrast, so a printed cloth's dots in an
         empty zone (or the gap a card has just left) can look like pips to it.  A face
         is paper: an outline that mostly shows the table's own colour is not one.  On
-        a white or cream table paper and table look alike, so nothing is ruled out there.
+        a white or cream table paper and table look alike, so nothing is ruled out there:
+        a table within ``TABLE_DISTANCE`` of the cards' paper (``_note_paper``), or,
+        before a face is named surely, a light and nearly grey one (a light pink
+        gingham, dev game 2053, is that, but 80 from white cards: its empty squares,
+        read as an unnamed face, kept a column from showing cleared, and the next deal
+        was missed).
         """
         colour = self._table_colour
-        if not seen.face_up or seen.card is not None or colour is None or _paper_coloured(colour):
+        if not seen.face_up or seen.card is not None or colour is None:
+            return False
+        if self._paper is not None:
+            if float(np.abs(colour - self._paper).max()) < TABLE_DISTANCE:
+                return False
+        elif _paper_coloured(colour):
             return False
         x0, y0 = np.floor(seen.corners.min(axis=0)).astype(int)
         x1, y1 = np.ceil(seen.corners.max(axis=0)).astype(int) + 1
@@ -867,6 +883,24 @@ class TableReader:
             return False
         distance = self._table_distances(image, seen.corners, (x0, y0, x1, y1), seen.zone)
         return distance is not None and float((distance < TABLE_DISTANCE).mean()) >= TABLE_SHARE
+
+    def _note_paper(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> None:
+        """The cards' paper colour, from a face named surely: the brighter quarter of
+        its pixels (most of a face is paper; pips and pictures are darker)."""
+        if self._paper is not None or not seen.face_up or seen.card is None \
+                or seen.confidence < PAPER_FROM:
+            return
+        x0, y0 = np.maximum(np.floor(seen.corners.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(seen.corners.max(axis=0)).astype(int) + 1
+        patch = image[y0:y1:2, x0:x1:2]
+        if patch.shape[0] < 4 or patch.shape[1] < 4:
+            return
+        mask = np.zeros(patch.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, ((seen.corners - np.array([x0, y0], np.float32)) / 2
+                                  ).astype(np.int32), 1)
+        pixels = patch[mask.astype(bool)]
+        if len(pixels) >= 16:
+            self._paper = np.percentile(pixels, 75, axis=0).astype(np.float32)
 
     def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           zone: ZoneId) -> float:

@@ -383,6 +383,49 @@ def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
         assert states["A3"] != "empty"
 
 
+def _pale_gingham(size: tuple[int, int] = (1280, 720)) -> np.ndarray:
+    """A light pink checked cloth (BGR): light, mid and dark squares 34 px across, whose
+    median colour is light and nearly grey, as card paper is."""
+    table = np.empty((size[1], size[0], 3), np.uint8)
+    rows = (np.arange(size[1]) // 34) % 2
+    cols = (np.arange(size[0]) // 34) % 2
+    shade = rows[:, None] + cols[None, :]  # 0, 1 or 2 stripes over each square
+    for k, colour in enumerate([(186, 172, 200), (166, 151, 181), (138, 122, 156)]):
+        table[shade == k] = colour
+    return table
+
+
+@pytest.mark.parametrize("paper_measured", [True, False])
+def test_an_empty_column_of_a_pale_checked_cloth_is_empty_not_an_unreadable_face(
+        paper_measured: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pale pink gingham is light and nearly grey, as card paper is, so the check that
+    # an unnamed face is bare table was skipped there: an emptied column read as a face
+    # for the rest of the round (dev game 2053: a player's tableau never showed cleared,
+    # and the next deal was missed).  The cards named on the table give the paper's
+    # colour, far from the cloth's.
+    import tablecam.reading.table_reader as table_reader
+
+    if not paper_measured:  # no card ever named surely enough to measure the paper by
+        monkeypatch.setattr(table_reader, "PAPER_FROM", 2.0)
+    table = _pale_gingham()
+    scene = spit_deal_scene(UP, seed=16, table=table)
+    reader = TableReader(TableTakenForFace())
+    assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
+    corners = scene.truth["A3"][0]
+    mask = np.zeros(table.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8)).astype(bool)
+    left = scene.image.copy()
+    left[mask] = table[mask]
+    reader.read(_frame(0.1, left))
+    settled = reader.read(_frame(0.2, left))
+    if paper_measured:
+        assert settled.zones["A3"].state == "empty"
+    else:
+        assert settled.zones["A3"].state == "face_up"  # (why the paper is measured)
+    assert settled.zones["A2"].state == settled.zones["A4"].state == "face_up"
+
+
 def _dealt_cards(shift_px: float = 0.0, spit_out_px: float | None = None) -> list:
     """Ten dealt cards where the layout puts the columns (a 1.6 px/mm top-down camera,
     moved ``shift_px`` to the right), and with ``spit_out_px`` a face-down spit pile
