@@ -33,6 +33,7 @@ import numpy.typing as npt
 from tablecam.capture import Frame
 from tablecam.cards import Card
 from tablecam.geometry import (
+    CARD_MM,
     COLUMN_IDS,
     DealtCard,
     GeometryError,
@@ -45,10 +46,12 @@ from tablecam.geometry import (
 from tablecam.geometry.mat import MatDetection, find_mat
 from tablecam.reading.finder import (
     FoundCard,
+    _segments,
     find_cards,
     find_cards_looking,
     find_cards_quick,
     find_pile_tops,
+    right_angle_corners,
 )
 from tablecam.reading.warp import order_corners, warp_card
 
@@ -137,6 +140,12 @@ SPIT_KEEP_SHIFT: Final = 0.3
 GLIMPSE_REACH: Final = 0.02
 #: ... and at least this share of it changed since it was last read (else: the same top).
 GLIMPSE_CHANGE: Final = 0.01
+#: Under the hand that laid it, a pile's new top is named only at this confidence or
+#: more, when every outline tried that names a card names the same one
+#: (``TableReader._under_hand``).
+UNDER_HAND_CONFIDENCE: Final = 0.97
+#: Outlines tried there, at most.
+UNDER_HAND_LOOKS: Final = 8
 
 
 class _Read(Protocol):
@@ -164,6 +173,8 @@ class ZoneObservation:
     corners: npt.NDArray[np.float32] | None = None
     #: the reader's likeliest faces for the top card, best first (may be empty)
     candidates: tuple[tuple[Card, float], ...] = ()
+    #: read by its corner under the hand that laid it (``_under_hand``)
+    under_hand: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,6 +210,8 @@ class _ZoneMemory:
     observation: ZoneObservation | None = None
     cards: list[SeenCard] = field(default_factory=list)
     crop: npt.NDArray[np.uint8] | None = None  # the zone's pixels when last read
+    # ... when last read with nothing over it (what a card laid under a hand changed)
+    bare: npt.NDArray[np.uint8] | None = None
     confirm_at: int | None = None  # the frame at which a change is read once more
 
 
@@ -481,6 +494,8 @@ class TableReader:
         for zone, (observation, cards) in readings.items():
             self._memory[zone].observation = observation
             self._memory[zone].cards = cards
+            if observation.state != "covered" and not observation.under_hand:
+                self._memory[zone].bare = self._memory[zone].crop
             zones[zone] = observation
             if observation.state == "face_up" and (observation.card is not None
                                                    or observation.confidence >= CONFIRM_BELOW):
@@ -508,9 +523,12 @@ class TableReader:
         reaching in from outside the crop (an arm) lies over the zone and the zone itself
         changed, its top is looked for by its four sides.  A face the reader names there
         is that frame's reading and becomes the zone's (the next frame, if still and like
-        this one, is not read again); anything else (a hand, a card still held) stays
-        ``covered`` and leaves the zone's memory alone."""
+        this one, is not read again).  While an arm is over the zone, the new top's
+        visible corner may still name it (``_under_hand``): that frame's reading only.
+        Anything else (a hand, a card still held) stays ``covered`` and leaves the zone's
+        memory alone."""
         looks: list[tuple[ZoneId, npt.NDArray[np.float32], npt.NDArray[np.uint8]]] = []
+        hidden: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []  # outlines under a hand
         for zone in zones:
             before = self._memory[zone].crop
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -519,36 +537,45 @@ class TableReader:
                 continue
             offset = np.array([x0, y0], np.float32)
             changed = _changed(before, crop)
+            # How much of the zone itself lies under something reaching in from outside
+            # the crop (an arm), since the last read, and since it was last read bare
+            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
+            inner = (slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0))
+            reach, core = _under_arm(changed, inner)
+            if core.size == 0:
+                continue
+            under_arm = reach > GLIMPSE_REACH
+            bare = self._memory[zone].bare
+            if bare is not None and bare.shape == crop.shape:
+                since_bare = changed if bare is before else _changed(bare, crop)
+                if _under_arm(since_bare, inner)[0] > GLIMPSE_REACH:
+                    hidden += [(zone, c) for c in _under_hand(crop, since_bare, offset,
+                                                             geometry, zone)]
             arrived = _card_shaped(changed, geometry.card_width)
             if arrived is not None:
+                # (with an arm over the zone, a hand and the card in it can make one
+                # card-shaped region too: the looks under the hand stand beside it)
                 if geometry.zone_at(arrived.mean(axis=0) + offset) == zone:
                     looks.append((zone, arrived + offset, crop))
                 continue
             # A white card on a white one changes little more than its pips.  Something
             # reaching in from outside the crop (an arm) must not be over the zone
             # itself, and the zone must have changed: then its top is looked for.
-            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
-            inner = (slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0))
-            count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-            height, width = changed.shape
-            reaching = [i for i in range(1, count)
-                        if stats[i, 0] == 0 or stats[i, 1] == 0
-                        or stats[i, 0] + stats[i, 2] >= width or stats[i, 1] + stats[i, 3] >= height]
-            core = labels[inner]
-            if core.size == 0 or np.isin(core, reaching).mean() > GLIMPSE_REACH:
+            if under_arm:
                 continue
             if (core > 0).mean() < GLIMPSE_CHANGE:
                 continue  # the same top: nothing to read
             tops = _zone_tops(crop, offset, geometry, zone)
             if tops:
                 looks.append((zone, tops[0], crop))
-        if not looks:
+        if not looks and not hidden:
             return {}
-        reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks])
+        reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks]
+                                     + [warp_card(image, corners) for _, corners in hidden])
         # every card is unique: one another zone shows in this frame is not here
         shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
-        out: dict[ZoneId, ZoneObservation] = {}
-        for (zone, corners, crop), r in zip(looks, reads, strict=True):
+        out = self._named_under_hand(hidden, reads[len(looks):], shown)
+        for (zone, corners, crop), r in zip(looks, reads[:len(looks)], strict=True):
             if r.kind == "face" and r.card is not None and r.card not in shown:
                 candidates = tuple(getattr(r, "candidates", ()))
                 out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
@@ -556,12 +583,43 @@ class TableReader:
                 # it stands as the zone's reading: the next frame, if still and like this
                 # one, needs no read of its own
                 memory = self._memory[zone]
-                memory.crop = crop.copy()  # (a crop spanning whole rows is a view of the frame)
+                memory.crop = memory.bare = crop.copy()  # (a crop of whole rows is a view)
                 memory.at_read = memory.previous
                 memory.observation = out[zone]
                 memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
                                          False, candidates)]
                 memory.confirm_at = None
+        return out
+
+    def _named_under_hand(self, hidden: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
+                          reads: Sequence[_Read], shown: set[Card],
+                          ) -> dict[ZoneId, ZoneObservation]:
+        """The zones whose outlines under a hand name one new card.  The card the zone
+        showed before the hand came is no news (its corner still shows beside the new
+        one), nor a card another zone shows; the rest must agree, each at
+        ``UNDER_HAND_CONFIDENCE`` or more.  The zone's memory stays as it was: what it
+        showed before the hand is what the next still frame is compared with."""
+        names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
+        for (zone, corners), r in zip(hidden, reads, strict=True):
+            names.setdefault(zone, {})
+            before = self._memory[zone].observation
+            if (r.kind != "face" or r.card is None or r.card in shown
+                    or (before is not None and r.card == before.card)):
+                continue
+            if float(r.confidence) < UNDER_HAND_CONFIDENCE:
+                names[zone][r.card] = (0.0, corners, r)  # a doubt all the same
+                continue
+            best = names[zone].get(r.card)
+            if best is None or float(r.confidence) > best[0]:
+                names[zone][r.card] = (float(r.confidence), corners, r)
+        out: dict[ZoneId, ZoneObservation] = {}
+        for zone, found in names.items():
+            if len(found) != 1:
+                continue
+            ((card, (confidence, corners, r)),) = found.items()
+            if confidence > 0.0:
+                out[zone] = ZoneObservation("face_up", card, confidence, corners,
+                                            tuple(getattr(r, "candidates", ())), True)
         return out
 
     def _assign(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
@@ -594,6 +652,9 @@ class TableReader:
         # zones whose top card was looked for by its sides: the other outlines to look at
         searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         topped: list[ZoneId] = []  # piles read from the outline of their four sides
+        # piles read before: their crop then and now, and its place in the frame
+        befores: dict[ZoneId, tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8],
+                                    npt.NDArray[np.float32]]] = {}
         lo, hi = 0.6 * geometry.card_width, 1.5 * geometry.card_width
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -604,6 +665,9 @@ class TableReader:
             before = self._memory[zone].crop
             self._memory[zone].crop = crop.copy()
             offset = np.array([x0, y0], np.float32)
+            bare = self._memory[zone].bare
+            if zone in PILE_ZONES and bare is not None and bare.shape == crop.shape:
+                befores[zone] = (bare, crop, offset)
             cards = []
             arrived = None  # the outline of a card that just arrived, from what changed
             if before is not None and before.shape == crop.shape:
@@ -706,7 +770,36 @@ class TableReader:
                 # unnamed from an outline half on each, for 0.6 s)
                 searched[zone] += _tops_in(image, geometry, zone, fine=True)
         self._look_again(image, geometry, result, searched)
+        if quick and pile_tops:
+            self._read_under_hands(image, geometry, result, befores)
         return result
+
+    def _read_under_hands(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                          readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
+                          befores: Mapping[ZoneId, tuple[npt.NDArray[np.uint8],
+                                                         npt.NDArray[np.uint8],
+                                                         npt.NDArray[np.float32]]]) -> None:
+        """A pile read as covered while a hand rests still over it: the new top's
+        visible corner may name it (``_under_hand``, as in ``_glimpse``), from what
+        changed since the pile was last read with nothing over it."""
+        hidden: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        for zone, (before, crop, offset) in befores.items():
+            if readings[zone][0].state == "covered":
+                hidden += [(zone, c) for c in _under_hand(crop, _changed(before, crop), offset,
+                                                         geometry, zone)]
+        if not hidden:
+            return
+        reads = self.classifier.read([warp_card(image, c) for _, c in hidden])
+        # every card is unique: one another zone shows is not here
+        shown = {o.card for o, _ in readings.values() if o.card is not None}
+        shown |= {m.observation.card for z, m in self._memory.items()
+                  if z not in readings and m.observation is not None
+                  and m.observation.card is not None}
+        for zone, observation in self._named_under_hand(hidden, reads, shown).items():
+            assert observation.corners is not None and observation.card is not None
+            readings[zone] = (observation, [SeenCard(observation.corners, observation.card,
+                                                     observation.confidence, True, zone, False,
+                                                     observation.candidates)])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
@@ -1029,6 +1122,59 @@ def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
     return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine)
+
+
+def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],
+               ) -> tuple[float, npt.NDArray[np.int32]]:
+    """The share of a crop's ``inner`` part (a zone) whose change (``_changed``) belongs
+    to a region reaching the crop's border (an arm reaching in), and the change's region
+    labels there."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    height, width = changed.shape
+    reaching = [i for i in range(1, count)
+                if stats[i, 0] == 0 or stats[i, 1] == 0
+                or stats[i, 0] + stats[i, 2] >= width or stats[i, 1] + stats[i, 3] >= height]
+    core = np.asarray(labels[inner], np.int32)
+    if core.size == 0:
+        return 0.0, core
+    return float(np.isin(core, reaching).mean()), core
+
+
+def _under_hand(crop: npt.NDArray[np.uint8], changed: npt.NDArray[np.uint8],
+                offset: npt.NDArray[np.float32], geometry: TableGeometry, zone: ZoneId,
+                ) -> list[npt.NDArray[np.float32]]:
+    """Outlines of a card just laid on a pile while the hand that laid it is still over
+    it.  The hand hides some of the card's sides, so its outline is not found whole; but
+    the side away from the hand usually shows, with an index corner: two straight edges
+    meeting at a right angle (``right_angle_corners``).  Each such corner where the zone
+    changed (``changed``: since it was last read with nothing over it; a corner of a
+    card lower in the pile did not change, one the new card covered is gone) gives the
+    card of the table's card size lying either way from it.  At most
+    ``UNDER_HAND_LOOKS``, in image pixels."""
+    width = geometry.card_width
+    height = width * CARD_MM[1] / CARD_MM[0]
+    grey = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
+    segments = _segments(grey, 0.3 * width, 1.2 * height)
+    reach = max(2, round(0.08 * width))
+    rows, cols = changed.shape
+    outlines: list[npt.NDArray[np.float32]] = []
+    for corner, (ua, la), (ub, lb) in right_angle_corners(segments, 0.3 * width):
+        # just inside the corner, where the index is
+        x, y = np.rint(corner + 0.18 * width * (ua + ub)).astype(int)
+        if not (reach <= x < cols - reach and reach <= y < rows - reach):
+            continue
+        if changed[y - reach:y + reach + 1, x - reach:x + reach + 1].mean() < 0.5:
+            continue
+        for da, db in ((width, height), (height, width)):
+            if la > 1.1 * da or lb > 1.1 * db:
+                continue  # a side longer than the card's
+            quad = np.array([corner, corner + ua * da, corner + ua * da + ub * db,
+                             corner + ub * db], np.float32) + offset
+            if geometry.zone_at(quad.mean(axis=0)) == zone:
+                outlines.append(order_corners(quad))
+            if len(outlines) >= UNDER_HAND_LOOKS:
+                return outlines
+    return outlines
 
 
 def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

@@ -481,15 +481,17 @@ def test_a_column_top_on_a_stack_that_shows_below_it_is_read() -> None:
     assert (observed.state, observed.card) == ("face_up", Card.parse("10C"))
 
 
-def _frame_from_fixture(name: str) -> tuple[np.ndarray, TableGeometry]:
-    """A whole frame made from a kept crop of a rendered dev game (``tests/data``), the
-    rest filled with the crop's rim colour, and the geometry the reader had then."""
+def _frame_from_fixture(name: str, crop_name: str | None = None,
+                        ) -> tuple[np.ndarray, TableGeometry]:
+    """A whole frame made from a kept crop of a rendered dev game (``tests/data``; the
+    crop ``crop_name`` if given, placed as ``name``'s), the rest filled with the crop's
+    rim colour, and the geometry the reader had then."""
     import json
     from pathlib import Path
 
     data = Path(__file__).parent.parent / "data"
     meta = json.loads((data / f"{name}.json").read_text())
-    crop = cv2.imread(str(data / f"{name}.png"))
+    crop = cv2.imread(str(data / f"{crop_name or name}.png"))
     assert crop is not None
     width, height = meta["frame_size"]
     rim = np.concatenate([crop[:3].reshape(-1, 3), crop[-3:].reshape(-1, 3),
@@ -528,6 +530,58 @@ def test_a_pile_top_outlined_half_over_the_card_below_is_read_from_a_finer_outli
     reader = TableReader(CardClassifier(), geometry=geometry)
     observed = reader.read(_frame(0.0, image)).zones["right"]
     assert (observed.state, observed.card) == ("face_up", Card.parse("AS"))
+
+
+@pytest.mark.parametrize("looks", [8, 0])
+def test_a_card_is_read_under_the_hand_that_laid_it(
+        looks: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame of a rendered dev game (polka dots): B has just laid 10H on 9D and the
+    hand is still over the pile's lower corner.  The card's far corner, with its index,
+    shows; read from there, the play is known at once, not 0.43 s later when the hand
+    has gone (``looks`` 0: that look turned off)."""
+    import tablecam.reading.table_reader as table_reader
+    from tablecam.reading.classifier import CardClassifier
+
+    monkeypatch.setattr(table_reader, "UNDER_HAND_LOOKS", looks)
+    name = "card-under-the-hand-that-laid-it"
+    before, geometry = _frame_from_fixture(name, f"{name}-before")
+    under, _ = _frame_from_fixture(name)
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, before)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("9D"))
+    observed = reader.read(_frame(0.1, under)).zones["left"]  # the hand moving
+    resting = reader.read(_frame(0.133, under))  # the hand still: the pile is read again
+    assert "left" in resting.reread
+    for seen in (observed, resting.zones["left"]):
+        if looks:
+            assert (seen.state, seen.card, seen.under_hand) == ("face_up", Card.parse("10H"), True)
+        else:
+            assert seen.state == "covered"
+
+
+def test_under_a_hand_only_one_sure_new_card_is_named() -> None:
+    """Under a hand, the card the pile showed before (its corner still shows beside the
+    new one) is no news, nor a card another zone shows; outlines that name different
+    cards, or name one less than surely, name none."""
+    from tablecam.reading.table_reader import ZoneObservation, _ZoneMemory
+
+    reader = TableReader(TemplateReader())
+    old, new, other = Card.parse("9D"), Card.parse("10H"), Card.parse("JH")
+    reader._memory["left"] = _ZoneMemory(observation=ZoneObservation("face_up", old, 1.0, None))
+    quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32)
+
+    def named(*reads: Read, shown: frozenset[Card] = frozenset()) -> Card | None:
+        out = reader._named_under_hand([("left", quad)] * len(reads), reads, set(shown))
+        return out["left"].card if "left" in out else None
+
+    assert named(Read(new, 0.99, "face"), Read(old, 1.0, "face")) == new
+    assert named(Read(new, 0.99, "face"), Read(None, 0.4, "face")) == new
+    assert named(Read(old, 1.0, "face")) is None
+    assert named(Read(new, 0.99, "face"), Read(other, 0.99, "face")) is None
+    assert named(Read(new, 0.99, "face"), Read(other, 0.6, "face")) is None
+    assert named(Read(new, 0.9, "face")) is None
+    assert named(Read(new, 0.99, "face"), shown=frozenset({new})) is None
 
 
 def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
