@@ -317,6 +317,16 @@ class Tracker:
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
                 busy = True
+                if (zone.candidate is not None and zone.named_run
+                        and self._held_fit(name, zone.candidate[1], changes)):
+                    # A card named on this pile under the hand that laid it, whose
+                    # column is seen to have lost it only now, with the hand still
+                    # there: it is as good as named in this frame (dev game 2000: 10H
+                    # named under the hand at 0.03 s, reported at 0.29 s when the hand
+                    # had gone and it was named a second time)
+                    changes.append((name, zone.accepted, zone.candidate))
+                    zone.run, zone.named_run = 1, 1
+                    continue
                 if self._resting_over_known(name, zone):
                     self._resting.add(name)
                     # (a column long covered over its known card is settled outright)

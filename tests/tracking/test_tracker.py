@@ -480,3 +480,28 @@ def test_a_spit_card_seen_face_down_on_an_empty_pile_then_lifted_is_no_round_end
     assert [type(e).__name__ for e in out] == ["Spit"]
     assert isinstance(out[0], Spit) and dict(out[0].cards) == {"left": c("8H"), "right": c("2S")}
 
+
+def test_a_card_named_under_the_hand_that_laid_it_is_played_when_its_column_is_seen_empty(
+        ) -> None:
+    # dev game 2000: 10H was named on the pile under the hand that laid it, 0.03 s after
+    # it landed; its column was seen to have lost it a frame later, with the hand still
+    # over the pile, and the play waited for the hand to go and the card to be named
+    # again (0.29 s)
+    tracker = started()
+    frames = [(1.0, dict(BASE, A2="covered", left="covered")),
+              (1.033, dict(BASE, A2="covered", left="9D"))]
+    frames += [(1.067 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(6)]
+    out = run(tracker, frames)
+    plays = [e for e in out if isinstance(e, Play)]
+    assert plays == [Play(1.067 + 2 / 30, 1, "A", c("9D"), "left", 2)]
+    # the hand goes: the pile shows what was played, nothing more happens
+    later = run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(4)])
+    assert not [e for e in later if isinstance(e, Play)]
+
+
+def test_a_card_named_once_under_a_hand_is_no_play_while_its_column_still_shows_it() -> None:
+    tracker = started()
+    frames = [(1.0, dict(BASE, left="covered")), (1.033, dict(BASE, left="9D"))]
+    frames += [(1.067 + i / 30, dict(BASE, left="covered")) for i in range(6)]
+    frames += [(1.3 + i / 30, dict(BASE)) for i in range(6)]
+    assert [e for e in run(tracker, frames) if isinstance(e, Play)] == []
