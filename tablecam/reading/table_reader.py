@@ -144,8 +144,11 @@ GLIMPSE_CHANGE: Final = 0.01
 #: more, when every outline tried that names a card names the same one
 #: (``TableReader._under_hand``).
 UNDER_HAND_CONFIDENCE: Final = 0.97
-#: Outlines tried there, at most.
+#: Outlines tried there, at most; the shortest side segment that makes a corner (card
+#: widths), and the share of the spot just inside it that must have changed.
 UNDER_HAND_LOOKS: Final = 8
+UNDER_HAND_ARM: Final = 0.25
+UNDER_HAND_CHANGE: Final = 0.25
 
 
 class _Read(Protocol):
@@ -1154,16 +1157,16 @@ def _under_hand(crop: npt.NDArray[np.uint8], changed: npt.NDArray[np.uint8],
     width = geometry.card_width
     height = width * CARD_MM[1] / CARD_MM[0]
     grey = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), np.uint8)
-    segments = _segments(grey, 0.3 * width, 1.2 * height)
+    segments = _segments(grey, UNDER_HAND_ARM * width, 1.2 * height)
     reach = max(2, round(0.08 * width))
     rows, cols = changed.shape
     outlines: list[npt.NDArray[np.float32]] = []
-    for corner, (ua, la), (ub, lb) in right_angle_corners(segments, 0.3 * width):
+    for corner, (ua, la), (ub, lb) in right_angle_corners(segments, UNDER_HAND_ARM * width):
         # just inside the corner, where the index is
         x, y = np.rint(corner + 0.18 * width * (ua + ub)).astype(int)
         if not (reach <= x < cols - reach and reach <= y < rows - reach):
             continue
-        if changed[y - reach:y + reach + 1, x - reach:x + reach + 1].mean() < 0.5:
+        if changed[y - reach:y + reach + 1, x - reach:x + reach + 1].mean() < UNDER_HAND_CHANGE:
             continue
         for da, db in ((width, height), (height, width)):
             if la > 1.1 * da or lb > 1.1 * db:

@@ -560,6 +560,33 @@ def test_a_card_is_read_under_the_hand_that_laid_it(
             assert seen.state == "covered"
 
 
+@pytest.mark.parametrize(("arm", "change", "named"), [(0.25, 0.25, True), (0.3, 0.5, False)])
+def test_a_card_under_the_hand_is_read_from_a_short_corner_on_a_like_card(
+        arm: float, change: float, named: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame of the same game: B has just laid QC on KC, both white with the same
+    black index, and the hand hides QC's lower half.  The corner that shows has sides
+    under 0.3 card widths long, and the spot inside it, index over index, changed only
+    in part: with either setting stricter (0.3 card widths, half the spot) no outline
+    was tried there, and the play was reported 0.26 s after the card landed."""
+    import tablecam.reading.table_reader as table_reader
+    from tablecam.reading.classifier import CardClassifier
+
+    monkeypatch.setattr(table_reader, "UNDER_HAND_ARM", arm)
+    monkeypatch.setattr(table_reader, "UNDER_HAND_CHANGE", change)
+    name = "qc-under-the-hand-on-kc"
+    before, geometry = _frame_from_fixture(name, f"{name}-before")
+    under, _ = _frame_from_fixture(name)
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, before)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("KC"))
+    observed = reader.read(_frame(0.1, under)).zones["left"]
+    if named:
+        assert (observed.state, observed.card) == ("face_up", Card.parse("QC"))
+    else:
+        assert observed.card != Card.parse("QC")
+
+
 def test_under_a_hand_only_one_sure_new_card_is_named() -> None:
     """Under a hand, the card the pile showed before (its corner still shows beside the
     new one) is no news, nor a card another zone shows; outlines that name different
