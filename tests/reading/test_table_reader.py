@@ -355,19 +355,12 @@ def _dotted_table(size: tuple[int, int] = (1280, 720)) -> np.ndarray:
     return table
 
 
-@pytest.mark.parametrize("share", [None, 2.0])
-def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
-        share: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tablecam.reading.table_reader as table_reader
-
-    if share is not None:  # the check turned off: the cloth is taken for a face
-        monkeypatch.setattr(table_reader, "TABLE_SHARE", share)
-    table = _dotted_table()
+def _a3_played_away(table: np.ndarray) -> Any:
+    """A deal on ``table`` read by a reader that takes bare cloth for an unnamed face,
+    then A3's card played away (its place shows the cloth again): the settled reading."""
     scene = spit_deal_scene(UP, seed=16, table=table)
     reader = TableReader(TableTakenForFace())
-    first = reader.read(_frame(0.0, scene.image))
-    assert first.zones["A3"].card == UP[2]
-    # A3's card is played away: its place shows the cloth again
+    assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
     corners = scene.truth["A3"][0]
     mask = np.zeros(table.shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
@@ -375,7 +368,17 @@ def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
     left = scene.image.copy()
     left[mask] = table[mask]
     reader.read(_frame(0.1, left))
-    settled = reader.read(_frame(0.2, left))
+    return reader.read(_frame(0.2, left))
+
+
+@pytest.mark.parametrize("share", [None, 2.0])
+def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
+        share: float | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tablecam.reading.table_reader as table_reader
+
+    if share is not None:  # the check turned off: the cloth is taken for a face
+        monkeypatch.setattr(table_reader, "TABLE_SHARE", share)
+    settled = _a3_played_away(_dotted_table())
     states = {zone: settled.zones[zone].state for zone in ("A3", "A2", "A4")}
     if share is None:
         assert states == {"A3": "empty", "A2": "face_up", "A4": "face_up"}
@@ -407,18 +410,7 @@ def test_an_empty_column_of_a_pale_checked_cloth_is_empty_not_an_unreadable_face
 
     if not paper_measured:  # no card ever named surely enough to measure the paper by
         monkeypatch.setattr(table_reader, "PAPER_FROM", 2.0)
-    table = _pale_gingham()
-    scene = spit_deal_scene(UP, seed=16, table=table)
-    reader = TableReader(TableTakenForFace())
-    assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
-    corners = scene.truth["A3"][0]
-    mask = np.zeros(table.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
-    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8)).astype(bool)
-    left = scene.image.copy()
-    left[mask] = table[mask]
-    reader.read(_frame(0.1, left))
-    settled = reader.read(_frame(0.2, left))
+    settled = _a3_played_away(_pale_gingham())
     if paper_measured:
         assert settled.zones["A3"].state == "empty"
     else:
@@ -532,6 +524,20 @@ def test_a_pile_top_outlined_half_over_the_card_below_is_read_from_a_finer_outli
     assert (observed.state, observed.card) == ("face_up", Card.parse("AS"))
 
 
+def _pile_then_hand(name: str, top: Card) -> tuple[TableReader, np.ndarray]:
+    """A reader (the real network) that has seen the left pile of fixture ``name``'s
+    ``-before`` crop still, showing ``top``, and the frame with the hand over it."""
+    from tablecam.reading.classifier import CardClassifier
+
+    before, geometry = _frame_from_fixture(name, f"{name}-before")
+    under, _ = _frame_from_fixture(name)
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, before)).zones["left"]
+    assert (still.state, still.card) == ("face_up", top)
+    return reader, under
+
+
 @pytest.mark.parametrize("looks", [8, 0])
 def test_a_card_is_read_under_the_hand_that_laid_it(
         looks: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -540,16 +546,9 @@ def test_a_card_is_read_under_the_hand_that_laid_it(
     shows; read from there, the play is known at once, not 0.43 s later when the hand
     has gone (``looks`` 0: that look turned off)."""
     import tablecam.reading.table_reader as table_reader
-    from tablecam.reading.classifier import CardClassifier
 
     monkeypatch.setattr(table_reader, "UNDER_HAND_LOOKS", looks)
-    name = "card-under-the-hand-that-laid-it"
-    before, geometry = _frame_from_fixture(name, f"{name}-before")
-    under, _ = _frame_from_fixture(name)
-    reader = TableReader(CardClassifier(), geometry=geometry)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, before)).zones["left"]
-    assert (still.state, still.card) == ("face_up", Card.parse("9D"))
+    reader, under = _pile_then_hand("card-under-the-hand-that-laid-it", Card.parse("9D"))
     observed = reader.read(_frame(0.1, under)).zones["left"]  # the hand moving
     resting = reader.read(_frame(0.133, under))  # the hand still: the pile is read again
     assert "left" in resting.reread
@@ -569,17 +568,10 @@ def test_a_card_under_the_hand_is_read_from_a_short_corner_on_a_like_card(
     in part: with either setting stricter (0.3 card widths, half the spot) no outline
     was tried there, and the play was reported 0.26 s after the card landed."""
     import tablecam.reading.table_reader as table_reader
-    from tablecam.reading.classifier import CardClassifier
 
     monkeypatch.setattr(table_reader, "UNDER_HAND_ARM", arm)
     monkeypatch.setattr(table_reader, "UNDER_HAND_CHANGE", change)
-    name = "qc-under-the-hand-on-kc"
-    before, geometry = _frame_from_fixture(name, f"{name}-before")
-    under, _ = _frame_from_fixture(name)
-    reader = TableReader(CardClassifier(), geometry=geometry)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, before)).zones["left"]
-    assert (still.state, still.card) == ("face_up", Card.parse("KC"))
+    reader, under = _pile_then_hand("qc-under-the-hand-on-kc", Card.parse("KC"))
     observed = reader.read(_frame(0.1, under)).zones["left"]
     if named:
         assert (observed.state, observed.card) == ("face_up", Card.parse("QC"))
