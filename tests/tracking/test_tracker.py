@@ -505,3 +505,19 @@ def test_a_card_named_once_under_a_hand_is_no_play_while_its_column_still_shows_
     frames += [(1.067 + i / 30, dict(BASE, left="covered")) for i in range(6)]
     frames += [(1.3 + i / 30, dict(BASE)) for i in range(6)]
     assert [e for e in run(tracker, frames) if isinstance(e, Play)] == []
+
+
+def test_one_card_is_never_both_spit_cards() -> None:
+    # dev game 2056: the left spit card (3D, tiny under a wide lens) was unnamed, and the
+    # tracker took it for 8H, its likeliest possible face; the right one was named 8H.
+    # The spit was told as 8H on both piles, and with 8H on the left the round's last
+    # play (4D) did not fit: a false "Spit!"
+    tracker = started()
+    tracker.spit_expected = True
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered"))
+                        for i in range(3)])
+    for i in range(6):  # both turned over together; the left one the reader cannot name
+        reading = frame(1.1 + i / 30, **dict(BASE, right="5D"))
+        out += tracker.update(unread(reading, "left", ("5D", 0.6), ("7H", 0.1)))
+    spits = [e for e in out if isinstance(e, Spit)]
+    assert [dict(e.cards) for e in spits] == [{"left": None, "right": c("5D")}]
