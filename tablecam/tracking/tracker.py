@@ -1226,17 +1226,18 @@ class Tracker:
             # says more (a drifted count must not cut a spit in two).
             seen = sum(1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down")
             self._spit_feeders = max(self.spit_feeders or 0, seen) or 2
-        twin = next((p for p, c in self._pending_spit.items() if p != pile and c == card),
-                    None) if card is not None else None
-        if twin is not None:
+        same: Pile | None = next(
+            (p for p, c in self._pending_spit.items() if p != pile and c == card),
+            None) if card is not None else None
+        if same is not None:
             # Every card is unique: the same spit card on both piles is one read the
             # tracker took from the reader's likely faces, and that one is unknown (dev
             # game 2056: the left spit card, unnamed and taken for 8H, the right one
             # named 8H; with 8H on the left, the round's last play did not fit, and a
             # false "Spit!" was called).
-            if self._zones[pile].accepted_named > self._zones[twin].accepted_named:
-                self._pending_spit[twin] = None
-                self._zones[twin].accepted = ("face_up", None)
+            if self._zones[pile].accepted_named > self._zones[same].accepted_named:
+                self._pending_spit[same] = None
+                self._zones[same].accepted = ("face_up", None)
             else:
                 card = None
                 self._zones[pile].accepted = ("face_up", None)
