@@ -971,13 +971,10 @@ class TableReader:
                 return False
         elif _paper_coloured(colour):
             return False
-        x0, y0 = np.floor(seen.corners.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(seen.corners.max(axis=0)).astype(int) + 1
-        x0, y0 = max(x0, 0), max(y0, 0)
-        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
-        if x1 - x0 < 4 or y1 - y0 < 4:
+        box = _outline_box(image, seen.corners)
+        if box is None:
             return False
-        distance = self._table_distances(image, seen.corners, (x0, y0, x1, y1), seen.zone)
+        distance = self._table_distances(image, seen.corners, box, seen.zone)
         return distance is not None and float((distance < TABLE_DISTANCE).mean()) >= TABLE_SHARE
 
     def _note_paper(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> None:
@@ -986,15 +983,11 @@ class TableReader:
         if self._paper is not None or not seen.face_up or seen.card is None \
                 or seen.confidence < PAPER_FROM:
             return
-        x0, y0 = np.maximum(np.floor(seen.corners.min(axis=0)).astype(int), 0)
-        x1, y1 = np.ceil(seen.corners.max(axis=0)).astype(int) + 1
-        patch = image[y0:y1:2, x0:x1:2]
-        if patch.shape[0] < 4 or patch.shape[1] < 4:
+        box = _outline_box(image, seen.corners)
+        if box is None:
             return
-        mask = np.zeros(patch.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, ((seen.corners - np.array([x0, y0], np.float32)) / 2
-                                  ).astype(np.int32), 1)
-        pixels = patch[mask.astype(bool)]
+        patch, inside = _inside(image, seen.corners, box)
+        pixels = patch[inside]
         if len(pixels) >= 16:
             self._paper = np.percentile(pixels, 75, axis=0).astype(np.float32)
 
@@ -1015,15 +1008,35 @@ class TableReader:
         when none lies inside."""
         assert self._table_colour is not None
         colour = self._zone_colours.get(zone, self._table_colour) if zone is not None else self._table_colour
-        x0, y0, x1, y1 = box
-        patch = image[y0:y1:2, x0:x1:2].astype(np.float32)
-        mask = np.zeros(patch.shape[:2], np.uint8)
-        cv2.fillConvexPoly(mask, ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32), 1)
-        inside = mask.astype(bool)
+        pixels, inside = _inside(image, quad, box)
         if not inside.any():
             return None
+        patch = pixels.astype(np.float32)
         distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, colour)))
         return np.asarray(distance[inside], np.float32)
+
+
+def _outline_box(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32],
+                 ) -> tuple[int, int, int, int] | None:
+    """The box (x0, y0, x1, y1) around an outline, cut to the image; None when under
+    4 pixels either way."""
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    x0, y0 = max(int(x0), 0), max(int(y0), 0)
+    x1, y1 = min(int(x1), image.shape[1]), min(int(y1), image.shape[0])
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    return x0, y0, x1, y1
+
+
+def _inside(image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
+            box: tuple[int, int, int, int]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """Every other pixel of ``box``, and which of them lie inside ``quad``."""
+    x0, y0, x1, y1 = box
+    patch = image[y0:y1:2, x0:x1:2]
+    mask = np.zeros(patch.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, ((quad - np.array([x0, y0], np.float32)) / 2).astype(np.int32), 1)
+    return np.asarray(patch, np.uint8), mask.astype(bool)
 
 
 def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeometry:
