@@ -26,7 +26,15 @@ from tablecam.errors import TablecamError
 from tablecam.events import AnyEvent, Move, Play, Takeback, event_from_dict, event_to_dict
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call, Referee
-from tablecam.tracking import Identified, PileIdentified, Relaid, Tracked, Tracker, Unsure
+from tablecam.tracking import (
+    Identified,
+    PileDoubted,
+    PileIdentified,
+    Relaid,
+    Tracked,
+    Tracker,
+    Unsure,
+)
 from tablecam.tracking.tracker import TableReadingLike
 
 #: A gap in the frames longer than this is said aloud when the camera comes back.
@@ -290,6 +298,8 @@ def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = No
             calls += referee.identify(item.t, item.player, item.column, item.card)
         elif isinstance(item, PileIdentified):
             calls += referee.identify_pile_top(item.t, item.pile, item.card)
+        elif isinstance(item, PileDoubted):
+            referee.doubt_pile_top(item.pile, item.card)
         elif isinstance(item, Relaid):
             # Our own mistake put the card on the other pile: said as a correction.
             card = item.play.card.code if item.play.card is not None else "the card"

@@ -516,6 +516,14 @@ class Referee:
         cards[-1] = card
         return self._after_change(t)
 
+    def doubt_pile_top(self, pile: Pile, card: Card) -> None:
+        """A centre pile's top, believed to be ``card``, is not known after all (the
+        tracker took it from the reader's likely faces and a card that does not fit it
+        was laid on it): the card laid next is judged on an unknown top."""
+        cards = self.table.piles[pile]
+        if cards and cards[-1] == card:
+            cards[-1] = None
+
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
                   spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = (),
                   ranks: Mapping[str, frozenset[Rank]] | None = None) -> list[Call]:

@@ -3,6 +3,7 @@
 from tablecam.tracking.tracker import (
     COLUMN_ZONES,
     Identified,
+    PileDoubted,
     PileIdentified,
     Relaid,
     Tracked,
@@ -10,4 +11,4 @@ from tablecam.tracking.tracker import (
     Unsure,
 )
 
-__all__ = ["COLUMN_ZONES", "Identified", "PileIdentified", "Relaid", "Tracked", "Tracker", "Unsure"]
+__all__ = ["COLUMN_ZONES", "Identified", "PileDoubted", "PileIdentified", "Relaid", "Tracked", "Tracker", "Unsure"]

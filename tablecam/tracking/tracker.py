@@ -107,7 +107,18 @@ class Relaid:
     play: Play
 
 
-Tracked = AnyEvent | Unsure | Identified | PileIdentified | Relaid
+@dataclass(frozen=True, slots=True)
+class PileDoubted:
+    """A centre pile's top, a spit card the tracker took from the reader's likely faces,
+    is not the card it was taken for: a named card that does not fit it was laid on it.
+    It becomes unknown (before that card's play)."""
+
+    t: float
+    pile: Pile
+    card: Card
+
+
+Tracked = AnyEvent | Unsure | Identified | PileIdentified | PileDoubted | Relaid
 ZoneValue = tuple[str, Card | None]  # (state, card)
 
 
@@ -1139,12 +1150,28 @@ class Tracker:
             return []
         if card is not None:
             where, owner, place = self._where(card)
+            if (where == "column" and not self.spit_expected and self._named_in_its_column(card)
+                    and self._held_fits(pile)):
+                # The reader names this card in its column, in plain view, in this very
+                # frame: the pile's reading is a misread of a card in a hand (dev game
+                # 2056: B's AD, laid on KS, read as A's KD, and KD, never played, was
+                # reported as a play after AD).
+                return self._pile_arrival(t, pile, None, hidden)
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
                 whole = not hidden and self._seen_whole(pile, card)
                 if below is not None and (not card.fits_on(below) or hidden):
                     # Does a card that left a column unseen fit between? Then it went first.
-                    under = self._rebuild_chain(t, pile, card, play_top=False)
+                    under: list[Tracked] = self._rebuild_chain(t, pile, card, play_top=False)
+                    if not under and not card.fits_on(below) and self._guessed_spit(below):
+                        # The spit card under it was only the reader's likeliest face, and
+                        # a card named on it does not fit it: that guess was wrong (dev game
+                        # 2056: the left spit card AD, taken for 9D; 2S laid on it was
+                        # counted to the other pile, where it fitted, and both piles'
+                        # takes were one out).
+                        cards[-1] = None
+                        self._located_cache = None
+                        under = [PileDoubted(t, pile, below)]
                     return under + self._play(t, owner, place, card, pile, firm=whole and not under)
                 return self._play(t, owner, place, card, pile, firm=whole)
             if where == "pile":
@@ -1243,6 +1270,24 @@ class Tracker:
                 self._zones[pile].accepted = ("face_up", None)
         self._pending_spit[pile] = card
         return []
+
+    def _held_fits(self, pile: Pile) -> bool:
+        """Does a card in a hand fit the top we believe ``pile`` has?"""
+        top = self._top(pile)
+        return top is not None and any(held.fits_on(top) for held in self._in_hand)
+
+    def _named_in_its_column(self, card: Card) -> bool:
+        """Does the column we believe ``card`` tops show it, named by the reader itself
+        in this frame, with no hand over it?"""
+        name = self._located().get(card)
+        zone = self._zones.get(name) if name is not None else None
+        return (zone is not None and name in COLUMN_ZONES and zone.accepted == ("face_up", card)
+                and self._in_plain_view(name) and zone.named_at >= self._last_t)
+
+    def _guessed_spit(self, card: Card) -> bool:
+        """Is ``card``, on a pile, a spit card the reader never named (taken from its
+        likely faces)?  Played cards are in ``played_from``."""
+        return card not in self._r.named_on_pile and card not in self._r.played_from
 
     def _play_unread_top(self, t: float, pile: Pile, card: Card, hands: list[_InHand],
                          ) -> list[Tracked]:

@@ -538,6 +538,39 @@ def test_a_card_not_seen_whole_on_a_pile_it_does_not_fit_is_counted_on_the_pile_
     assert counts == {"A": 4, "B": 12}
 
 
+def test_a_card_laid_on_a_doubted_spit_card_is_counted_on_the_pile_it_was_laid_on() -> None:
+    """The left spit card (5S) was taken for 9C from the reader's likely faces; 4C, laid
+    on it and not fitting 9C, fits the right pile's 5D.  Once the tracker doubts 9C, the
+    4C stays counted on the left pile, and no doubt about the play is said (dev game
+    2056: both piles' takes were one out)."""
+    said: dict[bool, list[str]] = {}
+    takes: dict[bool, list[tuple[str, str, int]]] = {}
+    for doubted in (False, True):
+        referee = Referee(RefereeRules(first_round_cards=8))
+        referee.observe(Deal(1.0, 1, {
+            "A": TableauView(3, 0, (c("4C"), c("3D"), c("6H"))),
+            "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+        }))
+        referee.observe(Spit(2.0, 1, {"left": c("9C"), "right": c("5D")}))
+        if doubted:
+            referee.doubt_pile_top("left", c("9C"))
+        calls = referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1), firm=False)
+        calls += referee.observe(Play(4.0, 1, "A", c("3D"), "left", 2))
+        calls += referee.observe(Reveal(4.5, 1, "A", 2, c("2S")))
+        calls += referee.observe(Play(5.0, 1, "A", c("2S"), "left", 2))
+        calls += referee.observe(Play(6.0, 1, "A", c("6H"), "right", 3))
+        calls += referee.observe(Reveal(6.5, 1, "A", 3, c("7D")))
+        calls += referee.observe(Play(7.0, 1, "A", c("7D"), "right", 3))
+        calls += referee.observe(Reveal(7.5, 1, "A", 3, c("3H")))
+        calls += referee.observe(Play(8.0, 1, "A", c("3H"), "left", 3))
+        said[doubted] = [call.say for call in calls if call.say and "not be sure" in call.say]
+        calls = referee.press(ButtonPress(9.0, "slap", "A")) + referee.tick(10.0)
+        takes[doubted] = sorted(summary_and_takes(calls)[1])
+    assert said[False] and not said[True]
+    assert takes[False] == [("A", "right", 4), ("B", "left", 4)]  # 4C counted on the right
+    assert takes[True] == [("A", "right", 3), ("B", "left", 5)]  # 5S 4C 3D 2S 3H; 5D 6H 7D
+
+
 def test_each_pile_has_its_spit_cards_by_spit_turns_whatever_spit_cards_were_seen() -> None:
     """The second spit turn was seen only on the right pile, in two pieces (the left
     pile's spit card went unseen under a hand): each pile still has two spit cards."""

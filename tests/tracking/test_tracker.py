@@ -21,7 +21,7 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call
-from tablecam.tracking import Tracked, Tracker, Unsure
+from tablecam.tracking import PileDoubted, Tracked, Tracker, Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
@@ -521,3 +521,32 @@ def test_one_card_is_never_both_spit_cards() -> None:
         out += tracker.update(unread(reading, "left", ("5D", 0.6), ("7H", 0.1)))
     spits = [e for e in out if isinstance(e, Spit)]
     assert [dict(e.cards) for e in spits] == [{"left": None, "right": c("5D")}]
+
+
+def test_a_guessed_spit_card_a_named_card_does_not_fit_becomes_unknown() -> None:
+    # dev game 2056: the left spit card AD, unnamed, was taken for 9D, its likeliest
+    # face; 2S named on it did not fit 9D, and the referee counted 2S on the other pile
+    # (where it fitted): both piles' takes were one out at the round's end
+    tracker = started()
+    tracker.spit_expected = True
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+    for i in range(6):
+        reading = frame(1.1 + i / 30, **dict(BASE, right="4D"))
+        out += tracker.update(unread(reading, "left", ("9C", 0.6), ("6S", 0.1)))
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("4D")}]
+    tracker.spit_expected = False
+    out = run(tracker, [(2.0 + i / 30, dict(BASE, A1="covered", left="covered", right="4D")) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(BASE, A1="empty", left="7C", right="4D")) for i in range(6)])
+    assert [(type(e).__name__, e.pile, e.card) for e in out if isinstance(e, PileDoubted | Play)] == [
+        ("PileDoubted", "left", c("9C")), ("Play", "left", c("7C"))]
+
+
+def test_a_pile_card_read_as_a_card_its_column_still_shows_is_the_card_in_the_hand() -> None:
+    # dev game 2056: B's AD, laid on KS, was read as KD, which A's column 1 showed named
+    # all along; AD and then KD were reported, KD a play that never happened
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    # 7C lands on 8H and is read as QS, which B's column 2 shows named in the same frames
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="QS")) for i in range(6)])
+    assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [("A", c("7C"), "left")]
