@@ -761,6 +761,11 @@ class Referee:
             plays = self._plays[event.pile]
             if event.card in plays:
                 del plays[len(plays) - 1 - plays[::-1].index(event.card)]
+            if (event.pile, event.card) in self._misfits:
+                # a card counted on the other pile is gone from the table all the same
+                # (dev game 2040: 6C, reported on a pile it did not fit, taken back and
+                # reported again, was moved to the other pile twice)
+                self._misfits.remove((event.pile, event.card))
             seat, column = self._played_from.pop(event.card, (event.player, 0))
             if column:
                 self.table.put_on_column(seat, column, event.card)

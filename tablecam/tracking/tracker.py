@@ -357,6 +357,14 @@ class Tracker:
                 zone.liked, zone.liked_p = max(looks, key=lambda cp: cp[1]) if looks else (obs.card, 1.0)
                 zone.looks = tuple(looks)
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
+            if (value == ("face_up", None) and zone.accepted[0] == "face_down" and name in COLUMN_ZONES
+                    and self._phase == "playing" and zone.last_hidden < zone.accepted_at):
+                # A back does not turn itself over: with no hand over the column since its
+                # back was seen, an unnamed face there is that back misread (dev game 2040:
+                # a back on a pale cloth read as a face, reported as an unread reveal; the
+                # real reveal a second later counted a face-down card twice, and the unread
+                # "card" lost in a hand was then played onto a pile nobody touched).
+                value = zone.accepted
             named = int(value[1] is not None and obs.card == value[1])
             if named and value == zone.accepted:
                 zone.named_at = t
@@ -1141,6 +1149,15 @@ class Tracker:
                 # not fit (both fitted the top before).  A top that fits the card under
                 # it stays: that card, already played, is a misread of a new top.
                 return []
+            if gone not in self._r.played_from and zone is not None and zone.accepted_named == 0:
+                # Spit cards are never taken back: the card under one, only the likeliest
+                # of the reader's faces, is a misread of the pile, most likely of a card
+                # laid on the spit card (dev game 2040: 4S laid on the spit card 3H read
+                # as the 7C under it; 3H was called taken back, and 4S and 5S were counted
+                # on 7C, where the next card did not fit).
+                if not self.spit_expected and self._held_fits(pile):
+                    return self._pile_arrival(t, pile, None, hidden)
+                return []
             cards.pop()
             seat, column = self._r.played_from.pop(gone, ("A", 0))
             if column:
@@ -1389,8 +1406,13 @@ class Tracker:
             return chain
         source = self._unseen_left.pop(0) if self._unseen_left else None
         if source is None:
+            # (not a column whose top is still in a hand: its back shows because that
+            # card has not landed yet; dev game 2040: A's 10C lifted, and a misread of the
+            # unread right pile was taken for the card under it, turned and played)
+            held_from = {(hand.seat, hand.column) for hand in self._in_hand.values()}
             waiting = [(s, i) for s in SEATS for i in range(1, 6)
-                       if self._column_value(s, i)[0] == "face_down" and self._r.down.get((s, i), 0) > 0]
+                       if self._column_value(s, i)[0] == "face_down" and self._r.down.get((s, i), 0) > 0
+                       and (s, i) not in held_from]
             if len(waiting) != 1:
                 return []
             source = _InHand(waiting[0][0], waiting[0][1], t)

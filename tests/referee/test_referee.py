@@ -571,6 +571,32 @@ def test_a_card_laid_on_a_doubted_spit_card_is_counted_on_the_pile_it_was_laid_o
     assert takes[True] == [("A", "right", 3), ("B", "left", 5)]  # 5S 4C 3D 2S 3H; 5D 6H 7D
 
 
+def test_a_card_counted_on_the_other_pile_then_taken_back_and_laid_again_counts_once() -> None:
+    """4C, reported on the left pile (9C) it does not fit, is counted on the right (5D);
+    taken back and reported there again, it is still one card on the right (dev game
+    2040: 6C moved to the other pile twice, both piles' takes two out)."""
+    referee = Referee(RefereeRules(first_round_cards=8))
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("10H"), c("6H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7S"))),
+    }))
+    referee.observe(Spit(2.0, 1, {"left": c("9C"), "right": c("5D")}))
+    referee.observe(Play(3.0, 1, "A", c("4C"), "left", 1), firm=False)
+    referee.observe(Takeback(3.2, 1, "A", c("4C"), "left"))
+    referee.observe(Play(3.5, 1, "A", c("4C"), "left", 1), firm=False)
+    referee.observe(Play(4.0, 1, "A", c("10H"), "left", 2))
+    referee.observe(Reveal(4.5, 1, "A", 2, c("JH")))
+    referee.observe(Play(5.0, 1, "A", c("JH"), "left", 2))
+    referee.observe(Play(6.0, 1, "A", c("6H"), "right", 3), firm=False)
+    referee.observe(Reveal(6.5, 1, "A", 3, c("7H")))
+    referee.observe(Play(7.0, 1, "A", c("7H"), "right", 3))
+    referee.observe(Reveal(7.5, 1, "A", 3, c("8H")))
+    referee.observe(Play(8.0, 1, "A", c("8H"), "right", 3))
+    calls = referee.press(ButtonPress(9.0, "slap", "A")) + referee.tick(10.0)
+    _counts, takes = summary_and_takes(calls)
+    assert sorted(takes) == [("A", "left", 3), ("B", "right", 5)]  # 9C 10H JH; 5D 4C 6H 7H 8H
+
+
 def test_each_pile_has_its_spit_cards_by_spit_turns_whatever_spit_cards_were_seen() -> None:
     """The second spit turn was seen only on the right pile, in two pieces (the left
     pile's spit card went unseen under a hand): each pile still has two spit cards."""

@@ -550,3 +550,49 @@ def test_a_pile_card_read_as_a_card_its_column_still_shows_is_the_card_in_the_ha
     # 7C lands on 8H and is read as QS, which B's column 2 shows named in the same frames
     out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="QS")) for i in range(6)])
     assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [("A", c("7C"), "left")]
+
+
+def test_a_spit_card_read_as_the_card_under_it_is_no_takeback() -> None:
+    # dev game 2040: 4S laid on the spit card 3H was read unnamed, liked as the 7C under
+    # 3H; 3H was called taken back, and the next cards were counted on 7C
+    tracker = started()
+    tracker.spit_expected = True
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, left="10D", right="3C")) for i in range(6)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("10D"), "right": c("3C")}]
+    tracker.spit_expected = False
+    after = dict(BASE, left="10D", right="3C")
+    out = run(tracker, [(2.0 + i / 30, dict(after, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(after, A2="down", left="covered")) for i in range(4)])
+    for i in range(12):  # 9D on 10D, liked as the 8H under the spit card
+        reading = frame(2.3 + i / 30, **dict(after, A2="down"))
+        out += tracker.update(unread(reading, "left", ("8H", 0.3), ("7H", 0.2)))
+    assert not [e for e in out if isinstance(e, Takeback)]
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+
+
+def test_a_back_read_as_an_unnamed_face_with_no_hand_over_it_is_no_reveal() -> None:
+    # dev game 2040: KC played from A5; the back under it, on a pale cloth, was read as an
+    # unnamed face with no hand near; the real reveal a second later counted twice
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(12)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    after = dict(BASE, A2="down", left="9D")
+    for i in range(30):  # the back, untouched, now read as a face the reader cannot name
+        out += tracker.update(unread(frame(1.6 + i / 30, **after), "A2", ("KS", 0.18), ("KD", 0.11)))
+    assert not [e for e in out if isinstance(e, Reveal)]
+    out += run(tracker, [(2.6 + i / 30, dict(after, A2="covered")) for i in range(6)])
+    out += run(tracker, [(2.8 + i / 30, dict(after, A2="5H")) for i in range(12)])
+    assert [(e.column, e.card) for e in out if isinstance(e, Reveal)] == [(2, c("5H"))]
+
+
+def test_a_never_seen_card_on_a_pile_is_not_turned_from_under_a_card_still_in_a_hand() -> None:
+    # dev game 2040: A lifted 10C, and the unread right pile, re-read after a hand passed,
+    # was taken for a new card: the card under 10C, turned and played unseen, though
+    # 10C was still in A's hand and A's column showed the back under it
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", right="covered")) for i in range(4)])
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", right="3D")) for i in range(6)])
+    assert not [e for e in out if isinstance(e, Reveal | Play)]
