@@ -113,7 +113,8 @@ class RecordingReader:
 
     def read(self, frame: Frame) -> TableReading:
         reading = self.reader.read(frame)
-        zones = {name: SyntheticZone(obs.state, obs.card, obs.confidence, tuple(obs.candidates))
+        zones = {name: SyntheticZone(obs.state, obs.card, obs.confidence, tuple(obs.candidates),
+                                     obs.under_hand)
                  for name, obs in reading.zones.items()}
         self.kept.append(SyntheticReading(reading.t, zones, tuple(reading.reread)))
         return reading

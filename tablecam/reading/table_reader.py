@@ -144,6 +144,10 @@ GLIMPSE_CHANGE: Final = 0.01
 #: more, when every outline tried that names a card names the same one
 #: (``TableReader._under_hand``).
 UNDER_HAND_CONFIDENCE: Final = 0.97
+#: Below that, down to this, the one card named there is still told, as a hint on the
+#: ``covered`` reading (``under_hand``): the tracker takes it only for a card in a hand
+#: that fits the pile.
+UNDER_HAND_HINT: Final = 0.8
 #: Outlines tried there, at most; the shortest side segment that makes a corner (card
 #: widths), and the share of the spot just inside it that must have changed.
 UNDER_HAND_LOOKS: Final = 8
@@ -176,7 +180,8 @@ class ZoneObservation:
     corners: npt.NDArray[np.float32] | None = None
     #: the reader's likeliest faces for the top card, best first (may be empty)
     candidates: tuple[tuple[Card, float], ...] = ()
-    #: read by its corner under the hand that laid it (``_under_hand``)
+    #: read by its corner under the hand that laid it (``_under_hand``); on a
+    #: ``covered`` reading, ``card`` is then only a hint (``UNDER_HAND_HINT``)
     under_hand: bool = False
 
 
@@ -513,7 +518,7 @@ class TableReader:
         cards = [c for zone in geometry.zones for c in self._memory[zone].cards
                  if zones[zone].state != "covered"]
         return TableReading(frame.t, {z: zones[z] for z in geometry.zones}, cards, geometry,
-                            tuple(to_read) + tuple(glimpses))
+                            tuple(to_read) + tuple(z for z, o in glimpses.items() if o.state != "covered"))
 
     def _glimpse(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                  zones: list[ZoneId], now: Mapping[ZoneId, ZoneObservation],
@@ -577,7 +582,7 @@ class TableReader:
                                      + [warp_card(image, corners) for _, corners in hidden])
         # every card is unique: one another zone shows in this frame is not here
         shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
-        out = self._named_under_hand(hidden, reads[len(looks):], shown)
+        out = self._named_under_hand(hidden, reads[len(looks):], shown, hints=True)
         for (zone, corners, crop), r in zip(looks, reads[:len(looks)], strict=True):
             if r.kind == "face" and r.card is not None and r.card not in shown:
                 candidates = tuple(getattr(r, "candidates", ()))
@@ -595,26 +600,36 @@ class TableReader:
         return out
 
     def _named_under_hand(self, hidden: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
-                          reads: Sequence[_Read], shown: set[Card],
+                          reads: Sequence[_Read], shown: set[Card], hints: bool = False,
                           ) -> dict[ZoneId, ZoneObservation]:
         """The zones whose outlines under a hand name one new card.  The card the zone
         showed before the hand came is no news (its corner still shows beside the new
         one), nor a card another zone shows; the rest must agree, each at
-        ``UNDER_HAND_CONFIDENCE`` or more.  The zone's memory stays as it was: what it
-        showed before the hand is what the next still frame is compared with."""
+        ``UNDER_HAND_CONFIDENCE`` or more.  With ``hints``, one card they agree on at
+        ``UNDER_HAND_HINT`` or more is told on a ``covered`` reading.  The zone's memory
+        stays as it was: what it showed before the hand is what the next still frame is
+        compared with."""
+        # per zone and card: the confidence it is named with (0: a doubt), and the
+        # lowest and the highest of its looks
         names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
+        spread: dict[tuple[ZoneId, Card], tuple[float, float, npt.NDArray[np.float32], _Read]] = {}
         for (zone, corners), r in zip(hidden, reads, strict=True):
             names.setdefault(zone, {})
             before = self._memory[zone].observation
             if (r.kind != "face" or r.card is None or r.card in shown
                     or (before is not None and r.card == before.card)):
                 continue
-            if float(r.confidence) < UNDER_HAND_CONFIDENCE:
+            confidence = float(r.confidence)
+            low, high, top_corners, top = spread.get((zone, r.card), (confidence, confidence, corners, r))
+            if confidence >= high:
+                high, top_corners, top = confidence, corners, r
+            spread[(zone, r.card)] = (min(low, confidence), high, top_corners, top)
+            if confidence < UNDER_HAND_CONFIDENCE:
                 names[zone][r.card] = (0.0, corners, r)  # a doubt all the same
                 continue
             best = names[zone].get(r.card)
-            if best is None or float(r.confidence) > best[0]:
-                names[zone][r.card] = (float(r.confidence), corners, r)
+            if best is None or confidence > best[0]:
+                names[zone][r.card] = (confidence, corners, r)
         out: dict[ZoneId, ZoneObservation] = {}
         for zone, found in names.items():
             if len(found) != 1:
@@ -622,6 +637,11 @@ class TableReader:
             ((card, (confidence, corners, r)),) = found.items()
             if confidence > 0.0:
                 out[zone] = ZoneObservation("face_up", card, confidence, corners,
+                                            tuple(getattr(r, "candidates", ())), True)
+                continue
+            low, high, corners, r = spread[(zone, card)]
+            if hints and low >= UNDER_HAND_HINT:
+                out[zone] = ZoneObservation("covered", card, high, corners,
                                             tuple(getattr(r, "candidates", ())), True)
         return out
 

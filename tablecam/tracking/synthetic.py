@@ -37,6 +37,8 @@ class SyntheticZone:
     confidence: float = 1.0
     #: the reader's likeliest faces, best first, with probabilities (may be empty)
     candidates: tuple[tuple[Card, float], ...] = ()
+    #: read under the hand that laid it: on a ``covered`` zone, ``card`` is a hint
+    under_hand: bool = False
 
 
 @dataclass(frozen=True, slots=True)

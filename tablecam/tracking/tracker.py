@@ -338,6 +338,18 @@ class Tracker:
                     changes.append((name, zone.accepted, zone.candidate))
                     zone.run, zone.named_run = 1, 1
                     continue
+                hint = obs.card if getattr(obs, "under_hand", False) else None
+                if (hint is not None and zone.accepted != ("face_up", hint)
+                        and self._held_fit(name, hint, changes)):
+                    # The reader's hint under the hand that laid it (its one name for the
+                    # new top, below the confidence it names a card with) is a card in a
+                    # hand that fits this pile: it is that card, in this frame (dev game
+                    # 2001: 8D hinted at 0.88 0.07 s after it landed, named 0.2 s later).
+                    # Not named, though: no "Spit!" rests on it until the reader names it.
+                    zone.candidate = ("face_up", hint)
+                    changes.append((name, zone.accepted, zone.candidate))
+                    zone.run, zone.named_run = 1, 0
+                    continue
                 if self._resting_over_known(name, zone):
                     self._resting.add(name)
                     # (a column long covered over its known card is settled outright)

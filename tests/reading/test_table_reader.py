@@ -603,6 +603,33 @@ def test_under_a_hand_only_one_sure_new_card_is_named() -> None:
     assert named(Read(new, 0.99, "face"), shown=frozenset({new})) is None
 
 
+def test_under_a_hand_one_card_named_less_than_surely_is_only_a_hint() -> None:
+    """In a fast game the index corner of a card just laid often shows once, read at
+    0.8-0.97 (dev game 2001: 8D at 0.88, 0.07 s after it landed).  It is told as a
+    hint on a covered reading, for the tracker to weigh, never as a face; outlines that
+    name another card too, or the hint less than at ``UNDER_HAND_HINT``, give none."""
+    from tablecam.reading.table_reader import ZoneObservation, _ZoneMemory
+
+    reader = TableReader(TemplateReader())
+    old, new, other = Card.parse("9C"), Card.parse("8D"), Card.parse("JH")
+    reader._memory["right"] = _ZoneMemory(observation=ZoneObservation("face_up", old, 1.0, None))
+    quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32)
+
+    def seen(*reads: Read) -> tuple[str, Card | None, bool] | None:
+        out = reader._named_under_hand([("right", quad)] * len(reads), reads, set(), hints=True)
+        return (out["right"].state, out["right"].card, out["right"].under_hand) if "right" in out else None
+
+    assert seen(Read(new, 0.88, "face"), Read(None, 0.99, "none"), Read(None, 0.5, "face")) == (
+        "covered", new, True)
+    assert seen(Read(new, 0.99, "face")) == ("face_up", new, True)
+    assert seen(Read(new, 0.88, "face"), Read(new, 0.7, "face")) is None
+    assert seen(Read(new, 0.88, "face"), Read(other, 0.6, "face")) is None
+    assert seen(Read(new, 0.7, "face")) is None
+    # without hints (a hand resting over a pile read covered), nothing below sure
+    out = reader._named_under_hand([("right", quad)], [Read(new, 0.88, "face")], set())
+    assert out == {}
+
+
 def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
     """``image`` darkened towards its corners, as a lens and a lamp above the centre do."""
     h, w = image.shape[:2]

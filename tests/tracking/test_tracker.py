@@ -596,3 +596,28 @@ def test_a_never_seen_card_on_a_pile_is_not_turned_from_under_a_card_still_in_a_
     out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", right="covered")) for i in range(4)])
     out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", right="3D")) for i in range(6)])
     assert not [e for e in out if isinstance(e, Reveal | Play)]
+
+
+def hinted(reading: SyntheticReading, zone: str, code: str) -> SyntheticReading:
+    """``reading`` with ``zone`` covered, the reader hinting ``code`` under the hand."""
+    zones = dict(reading.zones)
+    zones[zone] = SyntheticZone("covered", c(code), 0.88, under_hand=True)
+    return SyntheticReading(reading.t, zones)
+
+
+def test_a_card_hinted_under_the_hand_that_laid_it_is_played_when_a_hand_holds_it() -> None:
+    # dev game 2001: 8D, lifted from A1, hinted at 0.88 on the right pile 0.07 s after
+    # it landed, and named only when the hand had gone 0.2 s later
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out += tracker.update(hinted(frame(1.3, **dict(BASE, A1="empty")), "left", "7C"))
+    assert [(e.t, e.card, e.pile) for e in out if isinstance(e, Play)] == [(1.3, c("7C"), "left")]
+    # a hint of a card no hand holds (QS still lies in B's column 2), or one that does not
+    # fit the pile, is nothing
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out += tracker.update(hinted(frame(1.3, **dict(BASE, A1="empty")), "left", "QS"))
+    out += tracker.update(hinted(frame(1.33, **dict(BASE, A1="empty")), "right", "7C"))
+    assert not [e for e in out if isinstance(e, Play)]
