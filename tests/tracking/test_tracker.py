@@ -523,6 +523,15 @@ def test_one_card_is_never_both_spit_cards() -> None:
     assert [dict(e.cards) for e in spits] == [{"left": None, "right": c("5D")}]
 
 
+def lifted(tracker: Tracker, column: str, pile: str, shows: str, t: float = 1.0,
+           base: dict[str, str] = BASE) -> list[Tracked]:
+    """A hand over ``column`` and ``pile`` takes the column's top: the column then shows
+    ``shows`` ("empty" or "down") while the pile is still covered."""
+    out = run(tracker, [(t + i / 30, dict(base, **{column: "covered", pile: "covered"})) for i in range(3)])
+    return out + run(tracker, [(t + 0.1 + i / 30, dict(base, **{column: shows, pile: "covered"}))
+                               for i in range(4)])
+
+
 def test_a_guessed_spit_card_a_named_card_does_not_fit_becomes_unknown() -> None:
     # dev game 2056: the left spit card AD, unnamed, was taken for 9D, its likeliest
     # face; 2S named on it did not fit 9D, and the referee counted 2S on the other pile
@@ -545,8 +554,7 @@ def test_a_pile_card_read_as_a_card_its_column_still_shows_is_the_card_in_the_ha
     # dev game 2056: B's AD, laid on KS, was read as KD, which A's column 1 showed named
     # all along; AD and then KD were reported, KD a play that never happened
     tracker = started()
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A1", "left", "empty")
     # 7C lands on 8H and is read as QS, which B's column 2 shows named in the same frames
     out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="QS")) for i in range(6)])
     assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [("A", c("7C"), "left")]
@@ -562,8 +570,7 @@ def test_a_spit_card_read_as_the_card_under_it_is_no_takeback() -> None:
     assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("10D"), "right": c("3C")}]
     tracker.spit_expected = False
     after = dict(BASE, left="10D", right="3C")
-    out = run(tracker, [(2.0 + i / 30, dict(after, A2="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(2.1 + i / 30, dict(after, A2="down", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A2", "left", "down", t=2.0, base=after)
     for i in range(12):  # 9D on 10D, liked as the 8H under the spit card
         reading = frame(2.3 + i / 30, **dict(after, A2="down"))
         out += tracker.update(unread(reading, "left", ("8H", 0.3), ("7H", 0.2)))
@@ -592,8 +599,7 @@ def test_a_never_seen_card_on_a_pile_is_not_turned_from_under_a_card_still_in_a_
     # was taken for a new card: the card under 10C, turned and played unseen, though
     # 10C was still in A's hand and A's column showed the back under it
     tracker = started()
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", right="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", right="covered")) for i in range(4)])
+    out = lifted(tracker, "A2", "right", "down")
     out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", right="3D")) for i in range(6)])
     assert not [e for e in out if isinstance(e, Reveal | Play)]
 
@@ -609,15 +615,13 @@ def test_a_card_hinted_under_the_hand_that_laid_it_is_played_when_a_hand_holds_i
     # dev game 2001: 8D, lifted from A1, hinted at 0.88 on the right pile 0.07 s after
     # it landed, and named only when the hand had gone 0.2 s later
     tracker = started()
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A1", "left", "empty")
     out += tracker.update(hinted(frame(1.3, **dict(BASE, A1="empty")), "left", "7C"))
     assert [(e.t, e.card, e.pile) for e in out if isinstance(e, Play)] == [(1.3, c("7C"), "left")]
     # a hint of a card no hand holds (QS still lies in B's column 2), or one that does not
     # fit the pile, is nothing
     tracker = started()
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A1", "left", "empty")
     out += tracker.update(hinted(frame(1.3, **dict(BASE, A1="empty")), "left", "QS"))
     out += tracker.update(hinted(frame(1.33, **dict(BASE, A1="empty")), "right", "7C"))
     assert not [e for e in out if isinstance(e, Play)]
