@@ -1489,6 +1489,8 @@ class Tracker:
         for hand in list(self._unknown_hands):
             if t - hand.since >= self.hand_timeout and not self._busy:
                 self._unknown_hands.remove(hand)
+                if self._laid_back(hand, None):
+                    continue
                 out.append(Unsure(t, f"lost sight of an unreadable card from {hand.seat}'s column "
                                      f"{hand.column}"))
                 out += self._release_reveal(hand.seat, hand.column)
@@ -1540,9 +1542,31 @@ class Tracker:
         pile = self._fitting_pile(card)
         if pile is not None:
             return self._play(t, hand.seat, hand.column, card, pile)
+        if self._laid_back(hand, card):
+            return []
         return [Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}; "
                           "its pile is not known"),
                 *self._release_reveal(hand.seat, hand.column)]
+
+    def _laid_back(self, hand: _InHand, card: Card | None) -> bool:
+        """Was ``card`` (None: a top the reader could not name), which left its column
+        and landed on no pile, laid back there?  So it is when the face its column shows
+        again, held as the reveal of the card under it, may be that card: unnamed, or of
+        its rank (a suit the reader misread), or for an unnamed top one the reader liked
+        for it.  A played card would have shown on a pile; a collision's loser goes back
+        (dev game 2060: A's KS, taken for KC, lost to B's JC and was laid back on A5,
+        read unnamed; its "reveal" left A one card short and the left pile one too many).
+        The reveal is dropped and the face-down card counted back under it."""
+        reveal = self._held_reveals.get((hand.seat, hand.column))
+        if reveal is None:
+            return False
+        shown = reveal.card
+        if not (shown is None or (card is not None and shown.rank == card.rank)
+                or (card is None and hand.evidence.get(shown, 0.0) >= self.candidate_floor)):
+            return False
+        del self._held_reveals[(hand.seat, hand.column)]
+        self._r.down[(hand.seat, hand.column)] = self._r.down.get((hand.seat, hand.column), 0) + 1
+        return True
 
 
 def _likeliest_face(candidates: tuple[tuple[Card, float], ...]) -> Card | None:

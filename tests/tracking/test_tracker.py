@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tablecam.app import referee_readings
 from tablecam.cards import Card
 from tablecam.events import (
@@ -99,13 +101,13 @@ def run(tracker: Tracker, frames: list[tuple[float, dict[str, str]]]) -> list[Tr
     return out
 
 
-def started() -> Tracker:
+def started(base: dict[str, str] = BASE) -> Tracker:
     """A tracker that has seen a two-column deal and both spit cards."""
     tracker = Tracker(stable_frames=3)
     tracker.expected_columns = {"A": 2, "B": 2}
-    out = run(tracker, [(i / 30, dict(BASE)) for i in range(4)])
-    assert isinstance(out[0], Deal) and out[0].players["A"] == TableauView(2, 0, (c("7C"), c("9D")))
-    assert isinstance(out[1], Spit) and dict(out[1].cards) == {"left": c("8H"), "right": c("2S")}
+    out = run(tracker, [(i / 30, dict(base)) for i in range(4)])
+    assert isinstance(out[0], Deal) and out[0].players["A"] == TableauView(2, 0, (c(base["A1"]), c(base["A2"])))
+    assert isinstance(out[1], Spit) and dict(out[1].cards) == {"left": c(base["left"]), "right": c(base["right"])}
     tracker.spit_expected = False
     return tracker
 
@@ -625,3 +627,32 @@ def test_a_card_hinted_under_the_hand_that_laid_it_is_played_when_a_hand_holds_i
     out += tracker.update(hinted(frame(1.3, **dict(BASE, A1="empty")), "left", "QS"))
     out += tracker.update(hinted(frame(1.33, **dict(BASE, A1="empty")), "right", "7C"))
     assert not [e for e in out if isinstance(e, Play)]
+
+
+STUCK = dict(BASE, left="JH")  # neither 7C nor 9D fits a pile
+
+
+@pytest.mark.parametrize(("shows", "liked"), [(None, "9H"), ("9H", "9H"), ("4C", "4C")])
+def test_a_card_lifted_and_laid_back_unnamed_is_no_reveal(shows: str | None, liked: str) -> None:
+    # dev game 2060: A's KS (taken for KC) was lifted to be played, lost the collision
+    # and was laid back on A5, read unnamed; after the hand timeout KC was "lost" and
+    # the face taken for the reveal of the card under it, so A's count fell one short
+    # and the left pile took one card too many
+    tracker = started(STUCK)
+    out = lifted(tracker, "A2", "left", "down", base=STUCK)
+    out += run(tracker, [(1.25 + i / 30, dict(STUCK, A2="covered")) for i in range(2)])
+    for i in range(90):  # back in its column, for three seconds
+        reading = frame(1.3 + i / 30, **STUCK)
+        if shows is None:
+            reading = unread(reading, "A2", (liked, 0.5), ("9D", 0.3))
+        else:
+            reading = frame(1.3 + i / 30, **dict(STUCK, A2=shows))
+        out += tracker.update(reading)
+    reveals = [e for e in out if isinstance(e, Reveal)]
+    if shows == "4C":  # another rank: the card under it, turned (9D went who knows where)
+        assert [e.card for e in reveals] == [c("4C")]
+        assert [e for e in out if isinstance(e, Unsure)]
+    else:
+        assert not reveals and not [e for e in out if isinstance(e, Unsure)]
+        assert tracker._r.down[("A", 2)] == 1
+
