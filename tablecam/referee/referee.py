@@ -546,7 +546,8 @@ class Referee:
         did not name itself: no "Spit!" is called on the strength of such a card --
         unless it is a column top whose ranks the reader narrows down (``ranks``, the
         tracker's ``sure_ranks()``) and none of them fits a pile top: then no suit makes
-        it a play.
+        it a play.  A centre pile's unnamed top counts as named when the reader is
+        sure of its rank, the rank of the card the table has there.
         """
         self._spit_shown = dict(spit or {})
         self._unnamed = set(unnamed)
@@ -670,9 +671,15 @@ class Referee:
             return False
         for pile in self.table.fed_piles():
             top = self.table.top(pile)
-            if top is None or pile in self._unnamed or any(r.is_next_to(top.rank) for r in ranks):
+            if top is None or self._pile_unsure(pile) or any(r.is_next_to(top.rank) for r in ranks):
                 return False
         return True
+
+    def _pile_unsure(self, pile: Pile) -> bool:
+        """Is the centre pile's top a card the reader neither named nor narrowed to its
+        rank (``ranks``: one rank, the top's)?  Only ranks decide plays."""
+        top = self.table.top(pile)
+        return pile in self._unnamed and (top is None or self._ranks.get(pile) != frozenset({top.rank}))
 
     def _stuck(self) -> bool:
         """Is the table stuck, judging an unread column top by the rank the reader is sure of?"""
@@ -686,7 +693,7 @@ class Referee:
     def _camera_agrees(self) -> bool:
         """Does the camera show every column settled as the table has it (the same top,
         or empty)?  A stall is called only then: a top the table has wrong may be playable."""
-        if self._owed or any(pile in self._unnamed for pile in self.table.fed_piles()):
+        if self._owed or any(self._pile_unsure(pile) for pile in self.table.fed_piles()):
             return False
         for seat in SEATS:
             shown = self._shown.get(seat)

@@ -703,9 +703,14 @@ class Tracker:
         ``rank_floor`` (what the listed faces leave unsaid counts as any rank; no other
         card believed there).  A play from them is judged by rank, the suit does not
         matter: when none of those ranks fits a pile, that top cannot be played (dev game
-        2008: a small 6C read as 8C 0.75 or 6C 0.21 on piles of JS and 6S)."""
+        2008: a small 6C read as 8C 0.75 or 6C 0.21 on piles of JS and 6S).
+
+        A centre pile's unnamed top is listed too, when the reader is that sure of one
+        rank alone and it is the rank of the card we believe lies there: a "Spit!" rests
+        on ranks only (dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 while
+        AS lay in a column, held a stall back a second, to the players' press)."""
         out: dict[str, frozenset[Rank]] = {}
-        for name in COLUMN_ZONES:
+        for name in (*COLUMN_ZONES, *PILES):
             zone = self._zones.get(name)
             if (zone is None or zone.accepted[0] != "face_up" or zone.covered or zone.candidate is not None
                     or zone.last_agree < self._last_t or not zone.looks):
@@ -721,6 +726,10 @@ class Tracker:
                 ranks.add(rank)
                 total += p
             believed = zone.accepted[1]
+            if name in PILES:
+                believed = self._top(name)
+                if believed is None or len(ranks) != 1:
+                    continue
             if total >= self.rank_floor and (believed is None or believed.rank in ranks):
                 out[name] = frozenset(ranks)
         return out

@@ -437,6 +437,18 @@ def test_a_spit_press_on_a_stuck_table_whose_pile_card_was_not_named_is_the_stal
     assert calls[-1].say == "Three, two, one, spit!"
 
 
+def test_a_pile_card_not_named_but_sure_of_its_rank_bears_the_stall() -> None:
+    # dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 (AS lay in a column),
+    # held the "Spit!" back a second, to the players' press; only ranks decide plays
+    for ranks, stalled in (({"left": frozenset({c("QD").rank})}, True),
+                           ({"left": frozenset({c("KD").rank})}, False),  # not the top's
+                           ({"left": frozenset({c("QD").rank, c("KD").rank})}, False), ({}, False)):
+        referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "9D", "9H", "9S", "10C"])
+        referee.reconcile(1.5, {}, None, unnamed={"left"}, ranks=ranks)
+        calls = referee.observe(Spit(2.0, 1, {"left": c("QD"), "right": c("KH")}))
+        assert any(isinstance(call.event, Stall) for call in calls) == stalled, ranks
+
+
 def summary_and_takes(calls: list[Call]) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
     summaries = [call.event for call in calls if isinstance(call.event, RoundSummary)]
     takes = [(e.player, e.pile, e.cards) for call in calls if isinstance(e := call.event, Take)]

@@ -656,3 +656,12 @@ def test_a_card_lifted_and_laid_back_unnamed_is_no_reveal(shows: str | None, lik
         assert not reveals and not [e for e in out if isinstance(e, Unsure)]
         assert tracker._r.down[("A", 2)] == 1
 
+
+def test_an_unnamed_pile_top_sure_of_its_rank_is_listed_with_that_rank() -> None:
+    # dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 while AS lay in a column
+    for liked, listed in (((("8C", 0.58), ("8H", 0.41)), True), ((("8C", 0.58), ("9H", 0.41)), False)):
+        tracker = started()
+        for i in range(6):
+            tracker.update(unread(frame(1.0 + i / 30, **BASE), "left", *liked))
+        assert tracker.sure_ranks().get("left") == (frozenset({c("8H").rank}) if listed else None)
+
