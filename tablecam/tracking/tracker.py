@@ -295,7 +295,7 @@ class Tracker:
         for card, hand in self._in_hand.items():
             state, shown = self._column_value(hand.seat, hand.column)
             if (not any(card.fits_on(top) for top in tops if top is not None)
-                    and not (state == "face_up" and shown != card)):
+                    and not (state == "face_up" and shown is not None and shown != card)):
                 out.add(card)
         return out
 
@@ -680,6 +680,16 @@ class Tracker:
                     values.append(("unsettled", None))
                 elif (seat, i) in returning and (seat, i) not in other_pending:
                     values.append(("covered", returning[(seat, i)]))  # on its way back
+                elif ((seat, i) in returning and (seat, i) not in other_pending - set(self._held_reveals)
+                      and zone is not None and zone.accepted == ("face_up", None)
+                      and not zone.covered and zone.candidate is None):
+                    # A face the reader cannot name lies where a card on its way back
+                    # left: that card laid back, or the one under it turned.  Either way
+                    # it is what the column shows, and the referee judges it by the ranks
+                    # the reader is sure of (dev game 2060: KS lost a collision and went
+                    # back to A5, read as KS 0.50 or KC 0.50; the "Spit!" waited 0.6 s,
+                    # to the players' press).
+                    values.append(zone.accepted)
                 elif zone is not None and f"{seat}{i}" in self._resting and (seat, i) not in pending:
                     values.append(("covered", zone.accepted[1]))
                 elif zone is None or zone.covered or zone.candidate is not None or (seat, i) in pending:

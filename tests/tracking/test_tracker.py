@@ -665,3 +665,15 @@ def test_an_unnamed_pile_top_sure_of_its_rank_is_listed_with_that_rank() -> None
             tracker.update(unread(frame(1.0 + i / 30, **BASE), "left", *liked))
         assert tracker.sure_ranks().get("left") == (frozenset({c("8H").rank}) if listed else None)
 
+
+def test_an_unnamed_face_where_a_card_on_its_way_back_left_is_shown_to_the_referee() -> None:
+    # dev game 2060: KS lost a collision and went back to A5, read as KS 0.50 or KC 0.50;
+    # the column stayed "unsettled" until the hand timeout and the "Spit!" waited 0.6 s
+    tracker = started(STUCK)
+    lifted(tracker, "A2", "left", "down", base=STUCK)
+    run(tracker, [(1.25 + i / 30, dict(STUCK, A2="covered")) for i in range(2)])
+    for i in range(12):
+        tracker.update(unread(frame(1.3 + i / 30, **STUCK), "A2", ("9H", 0.5), ("9D", 0.49)))
+    assert tracker._in_hand  # 9D's fate is not settled yet ...
+    assert tracker.settled_columns()["A"][1] == ("face_up", None)  # ... but A2 shows a face
+    assert tracker.sure_ranks()["A2"] == frozenset({c("9D").rank})
