@@ -864,3 +864,75 @@ def test_a_column_read_as_a_back_far_off_its_place_is_looked_at_again(
 
     observation = _column_read_through(monkeypatch, NoCardIsABack(), "B2", off)
     assert (observation.state, observation.card) == ("face_up", UP[6])
+
+
+class BlindReader(TemplateReader):
+    """The template reader, which while ``blind`` takes every view for a back, and
+    while ``lost`` for no card."""
+
+    blind = False
+    lost = False
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        if self.blind or self.lost:
+            self.views_read += len(cards)
+            return [Read(None, 0.99, "back" if self.blind else "none") for _ in cards]
+        return super().read(cards)
+
+
+def test_a_column_read_as_a_back_is_read_again_while_nothing_changes() -> None:
+    # dev game 2061: QH, laid a little up its stack, was outlined by its foot and the
+    # backs below and read as a back (twice: as the hand left, and on the second look);
+    # the column never changed after, so it stayed a back for 8 s and the table waited
+    # for a reveal there.  A back on a column is turned at once in play: it is looked at
+    # again every few frames.
+    from tablecam.reading.table_reader import BACK_REREAD_EVERY
+
+    scene = spit_deal_scene(UP, seed=12)
+    classifier = BlindReader()
+    reader = TableReader(classifier)
+    reader.read(_frame(0.0, scene.image))
+    rect = LAYOUT["A3"]
+    centre = project(scene.table_to_image, [[rect.x, rect.y]])[0]
+    laid = scene.image.copy()
+    new = FULL_DECK[30]
+    paste(laid, plain_face(new), (float(centre[0]), float(centre[1])), 0.0, 75.6)
+    classifier.blind = True
+    frames = 1
+    for _ in range(12):  # changed, read as a back, and read as a back once more
+        reading = reader.read(_frame(frames / 30, laid))
+        frames += 1
+    assert reading.zones["A3"].state == "face_down"
+    classifier.blind = False
+    seen = []
+    for _ in range(BACK_REREAD_EVERY + 1):
+        seen.append(reader.read(_frame(frames / 30, laid)).zones["A3"].card)
+        frames += 1
+    assert seen[-1] == new
+
+
+def test_a_column_back_looked_at_again_stays_a_back_unless_a_face_is_found() -> None:
+    # dev game 2040: A3's back, looked at again, had no outline found (a pale checked
+    # cloth) and read as covered, which hid 5D's departure from it for a second
+    from tablecam.reading.table_reader import BACK_REREAD_EVERY
+
+    scene = spit_deal_scene(UP, seed=12)
+    classifier = BlindReader()
+    reader = TableReader(classifier)
+    reader.read(_frame(0.0, scene.image))
+    rect = LAYOUT["A3"]
+    centre = project(scene.table_to_image, [[rect.x, rect.y]])[0]
+    laid = scene.image.copy()
+    paste(laid, plain_back(), (float(centre[0]), float(centre[1])), 0.0, 75.6)
+    frames = 1
+    for _ in range(12):
+        reading = reader.read(_frame(frames / 30, laid))
+        frames += 1
+    assert reading.zones["A3"].state == "face_down"
+    classifier.lost = True
+    before = classifier.views_read
+    for _ in range(2 * BACK_REREAD_EVERY):
+        reading = reader.read(_frame(frames / 30, laid))
+        frames += 1
+        assert reading.zones["A3"].state == "face_down"
+    assert classifier.views_read > before  # it was looked at again
