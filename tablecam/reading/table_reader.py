@@ -107,12 +107,6 @@ MISFIT_LOOK_ON_S: Final = 10.0
 #: hand was leaving it, a card would otherwise stay covered until something moved there
 #: again (dev game 2005: KS in B2 for the last 10 s of a round).
 COVERED_REREAD_EVERY: Final = 10
-#: A column read as a back is read again every n frames, changed or not.  A back on a
-#: column is turned at once in play, so one that stays may be a face outlined wrongly:
-#: a top lying a little up its stack, outlined by its foot with the backs below it (dev
-#: game 2061: QH read as a back for 8 s, and the table waited for a reveal there; the
-#: finder's outlines differ from frame to frame, and a later one took QH whole).
-BACK_REREAD_EVERY: Final = 15
 #: A zone read because it changed, and read as a back, covered, or a face the reader
 #: was far from naming (under ``CONFIRM_BELOW``), is read once more this many frames
 #: later, changed or not: a read made as a hand left (its blur at the crop's edge, a
@@ -470,8 +464,6 @@ class TableReader:
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
         glimpsed: list[ZoneId] = []
-        # columns read as a back, looked at once more, with what they were read as
-        backs_again: dict[ZoneId, ZoneObservation] = {}
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         for zone in geometry.zones:
             memory = self._memory.setdefault(zone, _ZoneMemory())
@@ -488,11 +480,7 @@ class TableReader:
             changed = (memory.at_read is None or last is None
                        or _difference(thumb, memory.at_read) > CHANGE_THRESHOLD)
             confirm = memory.confirm_at is not None and self._frames >= memory.confirm_at
-            back_again = (not (last is None or changed or confirm) and last.state == "face_down"
-                          and zone in COLUMN_IDS and self._frames % BACK_REREAD_EVERY == 0)
-            if back_again and last is not None:
-                backs_again[zone] = last
-            if last is None or changed or confirm or back_again or (
+            if last is None or changed or confirm or (
                     last.state == "covered" and self._frames % COVERED_REREAD_EVERY == 0):
                 to_read.append(zone)
                 memory.at_read = thumb
@@ -511,14 +499,6 @@ class TableReader:
                 readings.update(self._read_zones(image, geometry, missing))
         else:
             readings = self._read_zones(image, geometry, to_read) if to_read else {}
-        for zone, back in backs_again.items():
-            if zone in readings and readings[zone][0].state != "face_up":
-                # only a face changes a back nothing moved over: an outline missed now
-                # makes no covered column of it (dev game 2040: A3's back, read as
-                # covered, hid 5D's departure for a second)
-                del readings[zone]
-                zones[zone] = back
-                to_read.remove(zone)
         for zone, (observation, cards) in readings.items():
             self._memory[zone].observation = observation
             self._memory[zone].cards = cards
