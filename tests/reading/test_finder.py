@@ -281,3 +281,36 @@ def test_a_card_whose_outline_has_a_gap_is_found_from_its_edges_hull() -> None:
     ring = _broken_outline((400, 400), square, whole)
     support = cv2.dilate(ring, np.ones((5, 5), np.uint8))
     assert _candidates_from_outlines(ring, 1, 2000, 40000, support) == []
+
+
+def test_skipping_canny_inside_the_cards_leaves_every_fitted_outline_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the quick finder skips Canny's work inside each card (its pips and pictures), where
+    # the side fit never looks: the fits must come out exactly as with Canny everywhere
+    from tablecam.reading import finder
+    from tablecam.reading.scenes import spit_deal_scene
+
+    rng = np.random.default_rng(3)
+    cases = []
+    for seed, first in ((5, 20), (9, 0), (12, 36)):
+        scene = spit_deal_scene(FULL_DECK[first:first + 10], seed=seed,
+                                centre=FULL_DECK[(first + 10) % 52:(first + 12) % 52 or 52])
+        gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+        for reach in (2, 3):
+            rough = [(corners + rng.normal(0, reach / 2, (4, 2))).astype(np.float32)
+                     for corners, _ in scene.truth.values()]
+            cases.append((gray, rough, reach))
+    skipping = [finder._refine_quads(gray, rough, reach) for gray, rough, reach in cases]
+    edges_inside = []
+
+    def everywhere(crop: np.ndarray, inner: np.ndarray | None) -> np.ndarray:
+        edges = finder.cv2.Canny(finder.cv2.GaussianBlur(crop, (3, 3), 0), 20, 60)
+        if inner is not None:
+            edges_inside.append(np.count_nonzero(edges))
+        return np.asarray(finder.cv2.dilate(edges, np.ones((3, 3), np.uint8)), np.uint8)
+
+    monkeypatch.setattr(finder, "_side_edges", everywhere)
+    whole = [finder._refine_quads(gray, rough, reach) for gray, rough, reach in cases]
+    for fast, slow in zip(skipping, whole, strict=True):
+        assert all(np.array_equal(a, b) for a, b in zip(fast, slow, strict=True))
+    assert len(edges_inside) == sum(len(rough) for _, rough, _ in cases)  # none too small
