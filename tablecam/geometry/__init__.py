@@ -17,10 +17,11 @@ at the table's centre, x to the image's right, y towards player A:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import cv2
 import numpy as np
@@ -119,19 +120,38 @@ class TableGeometry:
     # reader asks for the same few dozen every frame
     _boxes: dict[tuple[ZoneId, int, int, float], tuple[int, int, int, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # the zones as arrays for ``zone_at``, once asked for (``_outlines``)
+    _arrays: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def zone_at(self, point: Sequence[float]) -> ZoneId | None:
-        """The zone containing an image point (the nearest centre if zones overlap)."""
-        best: tuple[float, ZoneId] | None = None
-        x, y = float(point[0]), float(point[1])
-        for zone, quad in self.zones.items():
-            inside = cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False)
-            if inside >= 0:
-                cx, cy = quad.mean(axis=0)
-                distance = float(np.hypot(cx - x, cy - y))
-                if best is None or distance < best[0]:
-                    best = (distance, zone)
-        return None if best is None else best[1]
+        """The zone containing an image point, on its outline included (the nearest
+        centre if zones overlap; the first zone of ``zones`` on a tie)."""
+        return self.zones_at(np.asarray(point, np.float64).reshape(1, 2))[0]
+
+    def zones_at(self, points: npt.ArrayLike) -> list[ZoneId | None]:
+        """``zone_at`` of each of N x 2 image points, at once."""
+        pts = np.asarray(points, np.float64).reshape(-1, 2)
+        if not self.zones or not len(pts):
+            return [None] * len(pts)
+        names, quads, centres = self._outlines()
+        x, y = pts[:, 0, None, None], pts[:, 1, None, None]  # points x zones x corners
+        # every quad is convex: a point lies inside when it is on the same side of all
+        # four edges (no two cross products of edge and point of opposite signs)
+        edges = np.roll(quads, -1, axis=1) - quads
+        cross = edges[..., 0] * (y - quads[..., 1]) - edges[..., 1] * (x - quads[..., 0])
+        inside: npt.NDArray[np.bool_] = np.asarray(
+            (cross >= 0).all(axis=2) | (cross <= 0).all(axis=2))
+        distance = np.hypot(centres[:, 0] - pts[:, 0, None], centres[:, 1] - pts[:, 1, None])
+        nearest: list[int] = np.argmin(np.where(inside, distance, np.inf), axis=1).tolist()
+        found: list[bool] = np.any(inside, axis=1).tolist()
+        return [names[k] if hit else None for k, hit in zip(nearest, found, strict=True)]
+
+    def _outlines(self) -> tuple[list[ZoneId], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The zones' names, quads and centres as arrays (worked out once)."""
+        if not self._arrays:
+            quads = np.stack([np.asarray(q, np.float64) for q in self.zones.values()])
+            self._arrays.extend([list(self.zones), quads, quads.mean(axis=1)])
+        return self._arrays[0], self._arrays[1], self._arrays[2]
 
     def zone_box(self, zone: ZoneId, shape: tuple[int, ...], margin: float = 0.0,
                  ) -> tuple[int, int, int, int]:
@@ -159,11 +179,19 @@ def project(homography: npt.NDArray[np.float64], points: npt.ArrayLike) -> Quad:
     return cv2.perspectiveTransform(pts, homography).reshape(-1, 2).astype(np.float32)
 
 
+#: ``LAYOUT``'s zone corners (four each, in its order), then a card's top side, in mm
+_LAYOUT_POINTS: Final = np.concatenate(
+    [rect.corners() for rect in LAYOUT.values()]
+    + [np.array([[0, 0], [CARD_MM[0], 0]], np.float32)]).astype(np.float64)
+
+
 def geometry_from_homography(homography: npt.NDArray[np.float64],
                              source: Literal["deal", "mat"]) -> TableGeometry:
     """Every zone of ``LAYOUT`` mapped into the image."""
-    zones = {zone: project(homography, rect.corners()) for zone, rect in LAYOUT.items()}
-    card = project(homography, np.array([[0, 0], [CARD_MM[0], 0]], np.float64))
+    # every zone's corners, then the card's width, through one call
+    points = project(homography, _LAYOUT_POINTS)
+    zones = {zone: points[4 * i:4 * i + 4] for i, zone in enumerate(LAYOUT)}
+    card = points[-2:]
     return TableGeometry(zones, homography, float(np.linalg.norm(card[1] - card[0])), source)
 
 
@@ -184,6 +212,11 @@ class DealtCard:
     corners: Quad
     face_up: bool
 
+    @functools.cached_property
+    def centre(self) -> npt.NDArray[np.float32]:
+        """The mean of the corners (worked out once: the layout search asks often)."""
+        return np.asarray(self.corners.mean(axis=0))
+
 
 def _five_columns(row: Sequence[DealtCard], keep: int = 3) -> list[tuple[float, list[DealtCard]]]:
     """The choices of five cards of a row that lie most like five dealt columns.
@@ -194,7 +227,7 @@ def _five_columns(row: Sequence[DealtCard], keep: int = 3) -> list[tuple[float, 
     a card beyond the columns (a wider gap) or off the line scores worse.  Returns the
     ``keep`` best as (score, cards left to right), best first.
     """
-    centres = np.array([c.corners.mean(axis=0) for c in row], dtype=np.float64)
+    centres = np.array([c.centre for c in row], dtype=np.float64)
     near = np.argsort(np.abs(centres[:, 1] - np.median(centres[:, 1])))[:7]
     near = near[np.argsort(centres[near, 0])]
     if len(near) == 5:
@@ -221,9 +254,9 @@ def _row_offset(top: list[DealtCard], bottom: list[DealtCard]) -> float:
     row chosen one column off (a spit card at one end taken for a column) still fits a
     dealt layout, by a shear, and shows only as an offset of about a column's pitch.
     """
-    along = bottom[4].corners.mean(axis=0) - bottom[0].corners.mean(axis=0)
+    along = bottom[4].centre - bottom[0].centre
     along = along / max(float(np.linalg.norm(along)), 1e-6)
-    across = bottom[2].corners.mean(axis=0) - top[2].corners.mean(axis=0)
+    across = bottom[2].centre - top[2].centre
     width = max(float(np.linalg.norm(bottom[2].corners[1] - bottom[2].corners[0])), 1e-6)
     return abs(float(np.dot(across, along))) / width
 
@@ -240,10 +273,10 @@ def _deal_fit(top: list[DealtCard], bottom: list[DealtCard],
     src, dst = [], []
     for i, card in enumerate(bottom):
         src.append([LAYOUT[f"A{i + 1}"].x, LAYOUT[f"A{i + 1}"].y])
-        dst.append(card.corners.mean(axis=0))
+        dst.append(card.centre)
     for i, card in enumerate(top):
         src.append([LAYOUT[f"B{5 - i}"].x, LAYOUT[f"B{5 - i}"].y])
-        dst.append(card.corners.mean(axis=0))
+        dst.append(card.centre)
     found, _ = cv2.findHomography(np.array(src, np.float64), np.array(dst, np.float64), 0)
     if found is None:
         return None
@@ -312,12 +345,12 @@ def _rows_layout(cards: Sequence[DealtCard], top: list[DealtCard], bottom: list[
     backs = [card for card in cards if not card.face_up
              and _spit_like(card, card_width, down)
              and not any(cv2.pointPolygonTest(q.reshape(-1, 1, 2),
-                                              tuple(map(float, card.corners.mean(axis=0))),
+                                              tuple(map(float, card.centre)),
                                               False) >= 0 for q in columns)]
     for spit in ("spitA", "spitB"):
         quad = zones[spit]
         reach = 1.5 * float(np.linalg.norm(quad[1] - quad[0]))
-        near = [(float(np.linalg.norm(quad.mean(axis=0) - card.corners.mean(axis=0))), i)
+        near = [(float(np.linalg.norm(quad.mean(axis=0) - card.centre)), i)
                 for i, card in enumerate(backs)]
         near = [(distance, i) for distance, i in near if distance < reach]
         if near:
@@ -346,7 +379,7 @@ def _completions(row: Sequence[DealtCard]) -> list[tuple[float, list[DealtCard],
     line (as ``_five_columns``), a little for each column filled in and more for each
     card of the row left out.
     """
-    centres = np.array([c.corners.mean(axis=0) for c in row], dtype=np.float64)
+    centres = np.array([c.centre for c in row], dtype=np.float64)
     near = np.argsort(np.abs(centres[:, 1] - np.median(centres[:, 1])))[:7]
     near = near[np.argsort(centres[near, 0])]
     width = float(np.median([np.linalg.norm(row[i].corners[1] - row[i].corners[0])
@@ -420,7 +453,7 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int, int] 
     up = [c for c in cards if c.face_up]
     if len(up) < 7:
         return None
-    centres = np.array([c.corners.mean(axis=0) for c in up])
+    centres = np.array([c.centre for c in up])
     heights = [float(np.linalg.norm(c.corners[3] - c.corners[0])) for c in up]
     height = float(np.median(heights))
     order = np.argsort(centres[:, 1])
@@ -432,14 +465,14 @@ def _partial_deal(cards: Sequence[DealtCard]) -> tuple[TableGeometry, int, int] 
     if len(bands) < 2 or any(len(band) < 3 for band in (bands[0], bands[-1])):
         return None
     top_band, bottom_band = bands[0], bands[-1]
-    apart = (np.median([c.corners.mean(axis=0)[1] for c in bottom_band])
-             - np.median([c.corners.mean(axis=0)[1] for c in top_band]))
+    apart = (np.median([c.centre[1] for c in bottom_band])
+             - np.median([c.centre[1] for c in top_band]))
     if apart < 2.0 * height:
         return None
     # face-down cards lying as the dealt ones do: where the spit piles may be, which
     # tells which end of a row a missing column is at
     width, down = _dealt_size(up)
-    backs = np.array([c.corners.mean(axis=0) for c in cards
+    backs = np.array([c.centre for c in cards
                       if not c.face_up and _spit_like(c, width, down)],
                      np.float64).reshape(-1, 2)
     spits = np.array([[LAYOUT[z].x, LAYOUT[z].y] for z in ("spitA", "spitB")], np.float64)
@@ -513,7 +546,7 @@ def geometry_from_deal(cards: Sequence[DealtCard]) -> TableGeometry:
         _refuse_or_partial(cards, GeometryError(
             f"the dealt layout needs two rows of five face-up cards; {len(up)} face-up "
             "cards are in view"))
-    centres = np.array([c.corners.mean(axis=0) for c in up])
+    centres = np.array([c.centre for c in up])
     order = np.argsort(centres[:, 1])
     gaps = np.diff(centres[order, 1])
     split = int(np.argmax(gaps)) + 1

@@ -209,3 +209,23 @@ def test_a_centre_card_is_not_taken_for_a_column_whose_card_is_not_found() -> No
     layout = refused.value.layout
     for zone, (corners, _) in scene.truth.items():
         assert layout.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_a_point_s_zone_is_the_one_it_lies_in_and_the_nearest_where_zones_overlap() -> None:
+    import cv2
+
+    scene = spit_deal_scene(FULL_DECK[:10], seed=6)
+    geometry = geometry_from_deal(_dealt(scene.image))
+    # the zones of a tight deal overlap: grown columns and the spit zones beside them
+    rng = np.random.default_rng(2)
+    points = rng.uniform((0, 0), scene.image.shape[1::-1], (3000, 2))
+    expected = []
+    for x, y in points.tolist():
+        inside = [(float(np.hypot(*(quad.mean(axis=0) - (x, y)))), zone)
+                  for zone, quad in geometry.zones.items()
+                  if cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (x, y), False) >= 0]
+        expected.append(min(inside)[1] if inside else None)
+    assert geometry.zones_at(points) == expected
+    assert [geometry.zone_at(p) for p in points[:200]] == expected[:200]
+    assert sum(e is not None for e in expected) > 300  # the points hit zones too
+    assert geometry.zones_at(np.zeros((0, 2))) == []
