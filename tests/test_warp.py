@@ -20,3 +20,21 @@ def test_warp_card_gives_the_canonical_size_and_content() -> None:
     assert warped.shape == (CARD_H, CARD_W, 3)
     assert warped[5, 5].tolist() == [0, 0, 255]
     assert warped[CARD_H - 5, CARD_W - 5].tolist() == [255, 255, 255]
+
+
+def test_order_corners_gives_the_same_order_whatever_order_the_corners_come_in() -> None:
+    rng = np.random.default_rng(4)
+    base = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float64)
+    for _ in range(200):
+        angle = rng.uniform(-0.6, 0.6)  # less than 45 degrees: the top stays the top
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        quad = (base @ turn.T + rng.normal(0, 1.0, (4, 2)) + 200).astype(np.float32)
+        ordered = order_corners(quad)
+        assert ordered.dtype == np.float32 and ordered.shape == (4, 2)
+        assert np.array_equal(order_corners(quad[rng.permutation(4)]), ordered)
+        # clockwise from the top left: the first corner is one of the two highest, the
+        # first side a short one
+        assert ordered[0, 1] <= np.sort(quad[:, 1])[1]
+        top, left = np.linalg.norm(ordered[1] - ordered[0]), np.linalg.norm(ordered[3] - ordered[0])
+        assert top < left
+        assert sorted(map(tuple, ordered.tolist())) == sorted(map(tuple, quad.tolist()))

@@ -125,9 +125,15 @@ def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     Each card is normalised by its own mean and spread, so that room light, exposure
     and white balance matter less (colour ratios, and so red versus black, remain).
     """
-    x = pairs.astype(np.float32)
-    mean = x.mean(axis=(1, 2, 3), keepdims=True)
-    std = x.std(axis=(1, 2, 3), keepdims=True)
+    # each card's mean and spread from exact integer sums (no float copy of the bytes)
+    flat = pairs.reshape(len(pairs), -1)
+    count = flat.shape[1]
+    total = flat.sum(axis=1, dtype=np.int64).astype(np.float64)
+    squares = np.einsum("ij,ij->i", flat, flat, dtype=np.int64).astype(np.float64)
+    mean64 = total / count
+    mean = mean64.astype(np.float32)[:, None, None, None]
+    std = np.sqrt(np.maximum(squares / count - mean64 * mean64, 0.0)).astype(
+        np.float32)[:, None, None, None]
     # channels first while still bytes (moving floats about costs four times more);
     # the per-pixel arithmetic is the same in either layout
     n, height, pair_width, channels = pairs.shape

@@ -223,6 +223,31 @@ class _ZoneMemory:
     confirm_at: int | None = None  # the frame at which a change is read once more
 
 
+def _ring(patch: npt.NDArray[np.uint8], top: int, bottom: int, left: int, right: int,
+          ) -> npt.NDArray[np.uint8]:
+    """The pixels of ``patch`` (H x W x 3) outside rows ``top:bottom`` and columns
+    ``left:right`` (slice bounds), N x 3 in no particular order."""
+    height, width = patch.shape[:2]
+    top, bottom = min(top, height), min(bottom, height)
+    left, right = min(left, width), min(right, width)
+    if bottom <= top or right <= left:
+        return patch.reshape(-1, 3)
+    return np.concatenate([patch[:top].reshape(-1, 3), patch[bottom:].reshape(-1, 3),
+                           patch[top:bottom, :left].reshape(-1, 3),
+                           patch[top:bottom, right:].reshape(-1, 3)])
+
+
+def _channel_medians(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """``np.median(pixels, axis=0)`` of N x 3 pixels as float32, the same values in
+    half the time (each channel partitioned in a row of its own)."""
+    rows = np.ascontiguousarray(pixels.T)
+    half = rows.shape[1] // 2
+    if rows.shape[1] % 2:
+        return np.partition(rows, half, axis=1)[:, half].astype(np.float32)
+    parted = np.partition(rows, (half - 1, half), axis=1)
+    return ((parted[:, half - 1].astype(np.float64) + parted[:, half]) / 2).astype(np.float32)
+
+
 def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
                reader: CardReader) -> list[SeenCard]:
     """Classify found cards in one batch; outlines the reader says are no card are dropped."""
@@ -397,6 +422,7 @@ class TableReader:
     def read(self, frame: Frame) -> TableReading:
         """Read one frame."""
         image = frame.image
+        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
         if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
             # a Spit table fills much of the view: cards are at least 1/28 of its short
@@ -405,7 +431,7 @@ class TableReader:
             # mat, or else the thorough finder, gives the layout.
             smallest = min(image.shape[:2]) / 28
             dealt = None
-            quick = find_cards_quick(image, min_width=smallest)
+            quick = find_cards_quick(image, min_width=smallest, gray=grey)
             if quick is not None and len(quick) >= 10:  # a deal shows ten face-up cards
                 seen = read_cards(image, quick, self.classifier)
                 dealt = self._deal_layout(frame.t, seen)
@@ -464,7 +490,6 @@ class TableReader:
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
         glimpsed: list[ZoneId] = []
-        grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         for zone in geometry.zones:
             memory = self._memory.setdefault(zone, _ZoneMemory())
             thumb = self._thumbnail(grey, geometry, zone)
@@ -653,8 +678,8 @@ class TableReader:
         for zone in zones:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
             self._memory[zone].crop = image[y0:y1, x0:x1].copy()
-        for s in seen:
-            where = geometry.zone_at(s.corners.mean(axis=0))
+        centres = [s.corners.mean(axis=0) for s in seen]
+        for s, where in zip(seen, geometry.zones_at(centres) if seen else [], strict=True):
             if where is not None and where in by_zone:
                 by_zone[where].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, where,
                                                s.covered, s.candidates))
@@ -959,13 +984,11 @@ class TableReader:
                 continue
             step = RING_STEP  # a pixel in every few each way is plenty for a median
             patch = image[y0:y1:step, x0:x1:step]
-            mask = np.ones(patch.shape[:2], bool)
-            mask[-(-(iy0 - y0) // step):(iy1 - y0) // step,
-                 -(-(ix0 - x0) // step):(ix1 - x0) // step] = False
-            ring = patch[mask]
+            ring = _ring(patch, -(-(iy0 - y0) // step), (iy1 - y0) // step,
+                         -(-(ix0 - x0) // step), (ix1 - x0) // step)
             if len(ring) < 16:
                 continue
-            colour = np.median(ring, axis=0).astype(np.float32)
+            colour = _channel_medians(ring)
             if float(np.abs(colour / max(float(colour.sum()), 1.0) - shade).max()) <= RING_SHADE:
                 out[zone] = colour
         return out

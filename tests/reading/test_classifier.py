@@ -242,3 +242,9 @@ def test_the_8_bit_copy_keeps_the_thresholds_and_reads_as_the_trained_model(tmp_
             agree += int((head_a.argmax(axis=1) == head_b.argmax(axis=1)).sum())
             total += len(head_a)
     assert agree / total >= 0.97
+
+
+def test_a_view_of_one_flat_colour_gives_a_flat_input_not_nan() -> None:
+    # a bare table or an overexposed card: no spread at all
+    batch = preprocess([np.full((140, 100, 3), 200, np.uint8)], 40, 60)
+    assert np.isfinite(batch).all() and float(np.abs(batch).max()) == 0.0

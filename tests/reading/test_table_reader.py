@@ -864,3 +864,20 @@ def test_a_column_read_as_a_back_far_off_its_place_is_looked_at_again(
 
     observation = _column_read_through(monkeypatch, NoCardIsABack(), "B2", off)
     assert (observation.state, observation.card) == ("face_up", UP[6])
+
+
+def test_the_ring_round_a_zone_and_its_median_colour_are_those_of_a_mask() -> None:
+    from tablecam.reading.table_reader import _channel_medians, _ring
+
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        height, width = (int(v) for v in rng.integers(1, 25, 2))
+        patch = rng.integers(0, 256, (height, width, 3), dtype=np.uint8)
+        top, bottom, left, right = (int(v) for v in rng.integers(0, 30, 4))
+        mask = np.ones((height, width), bool)
+        mask[top:bottom, left:right] = False
+        ring = _ring(patch, top, bottom, left, right)
+        assert sorted(map(tuple, ring.tolist())) == sorted(map(tuple, patch[mask].tolist()))
+        if len(ring):
+            assert np.array_equal(_channel_medians(ring),
+                                  np.median(patch[mask], axis=0).astype(np.float32))
