@@ -531,9 +531,13 @@ class Tracker:
             if (liked.get(accepted, 0.0) >= self.candidate_floor and not self._in_hand
                     and not self._unknown_hands and not self.spit_expected):
                 return accepted
-            # ... and so is the known top still liked best, when no card in a hand fits it.
+            # ... and so is the known top still liked best, when no card in a hand fits it
+            # (an unnamed one whose reads in its column gave only ranks that do not fit
+            # it cannot have landed there either: dev game 2061, an arm over 8C while AC,
+            # liked as AS or AC, went from A2 to the other pile).
             if (_likeliest_face(candidates) == accepted and not self._awaited(name)
-                    and not self._unknown_hands and not self.spit_expected):
+                    and not any(self._may_fit(hand, accepted) for hand in self._unknown_hands)
+                    and not self.spit_expected):
                 return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
@@ -791,6 +795,15 @@ class Tracker:
             return False
         top = self._r.pile_cards[name][-1]
         return top is not None and any(card.fits_on(top) for card in self._in_hand)
+
+    def _may_fit(self, hand: _InHand, top: Card) -> bool:
+        """May the unnamed card in ``hand`` fit on ``top``?  No only when the reader,
+        while the card lay in its column, liked one of its faces at ``liked_floor`` or
+        more and none of the faces it liked at all (``candidate_floor``) fits."""
+        liked = [card for card, p in hand.evidence.items() if p >= self.candidate_floor]
+        if not liked or max(hand.evidence.values()) < self.liked_floor:
+            return True
+        return any(card.fits_on(top) for card in liked)
 
     def _only_pile(self, name: str) -> bool:
         """Has no hand been over the other pile since the cards now in hands left their

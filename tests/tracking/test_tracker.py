@@ -677,3 +677,28 @@ def test_an_unnamed_face_where_a_card_on_its_way_back_left_is_shown_to_the_refer
     assert tracker._in_hand  # 9D's fate is not settled yet ...
     assert tracker.settled_columns()["A"][1] == ("face_up", None)  # ... but A2 shows a face
     assert tracker.sure_ranks()["A2"] == frozenset({c("9D").rank})
+
+
+def test_a_pile_top_blurred_while_an_unnamed_card_of_another_rank_is_in_a_hand_stays() -> None:
+    # dev game 2061: an arm over the left pile's 8C blurred it (liked best, not named)
+    # while A2's ace, never named in its column (AS 0.70 or AC 0.46), was on its way to
+    # the right pile; the blur was taken for the ace landing on the left, and AC, named
+    # on the right a frame later, for something else: both piles' takes one out
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(12)])
+    after = dict(BASE, A2="down", left="9D")
+    out += run(tracker, [(1.6 + i / 30, dict(after, A2="covered")) for i in range(4)])
+    for i in range(30):  # the card turned over in A2: an ace the reader cannot name
+        reading = frame(1.8 + i / 30, **dict(after, A2="AS"))
+        out += tracker.update(unread(reading, "A2", ("AS", 0.7), ("AC", 0.46)))
+    assert [(e.column, e.card) for e in out if isinstance(e, Reveal)] == [(2, None)]
+    out = run(tracker, [(2.8 + i / 30, dict(after, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(2.9 + i / 30, dict(after, A2="empty", right="covered")) for i in range(2)])
+    for i in range(8):  # the arm over the right pile; the left pile's top blurred
+        reading = frame(3.0 + i / 30, **dict(after, A2="empty", right="covered"))
+        out += tracker.update(unread(reading, "left", ("9D", 0.61), ("10D", 0.2)))
+    for i in range(12):
+        reading = frame(3.3 + i / 30, **dict(after, A2="empty", right="AC"))
+        out += tracker.update(unread(reading, "left", ("9D", 0.61), ("10D", 0.2)))
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("AC"), "right")]
