@@ -569,6 +569,14 @@ class Tracker:
             # The same look, a frame later, is still that unread card (not the old top,
             # which would be a takeback).
             return None
+        if (name in PILES and best is not None and best not in self._in_hand
+                and self._awaited(name) and dict(candidates).get(best, 0.0) < self.liked_floor
+                and self._where(best)[0] == "column"):
+            # A card seen leaving its column fits this pile, and the reader only half likes
+            # a card never seen leaving its own: the card in the hand landed, unread
+            # (dev game 2061: A's KC, lifted from A4, laid on QD and liked as QC 0.17,
+            # QS 0.14, JC 0.09 or JS, was taken for JS from under a hand resting on A2).
+            return None
         return best
 
     def _looked_since_hand(self, name: str, zone: _Zone) -> bool:

@@ -702,3 +702,17 @@ def test_a_pile_top_blurred_while_an_unnamed_card_of_another_rank_is_in_a_hand_s
         reading = frame(3.3 + i / 30, **dict(after, A2="empty", right="AC"))
         out += tracker.update(unread(reading, "left", ("9D", 0.61), ("10D", 0.2)))
     assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("AC"), "right")]
+
+
+def test_an_unread_card_on_a_pile_is_the_one_seen_leaving_not_one_half_liked_under_a_hand() -> None:
+    # dev game 2061: A's KC, seen leaving A4, laid on QD and liked as QC 0.17, QS 0.14,
+    # JC 0.09 (JS a little less), was taken for JS from A2, where a hand rested
+    tracker = started()
+    out = run(tracker, [(4 / 30 + i / 30, dict(BASE, A1="covered", A2="covered", left="covered"))
+                        for i in range(3)])
+    out += run(tracker, [(0.25 + i / 30, dict(BASE, A1="empty", A2="covered", left="covered"))
+                         for i in range(3)])
+    for i in range(12):
+        reading = frame(0.35 + i / 30, **dict(BASE, A1="empty", A2="covered"))
+        out += tracker.update(unread(reading, "left", ("8S", 0.17), ("8C", 0.14), ("9D", 0.09)))
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
