@@ -214,6 +214,7 @@ class Tracker:
         #: from the referee: after a deal or a stall).  Otherwise a card of unknown origin
         #: is first explained as a face-down card revealed and played under a hand.
         self.spit_expected = True
+        self._spit_due_since: float | None = None  # the first frame with spit cards due
         #: How many piles the next spit feeds (players with spit cards), from the referee.
         self.spit_feeders: int | None = None
         self.round = 0
@@ -316,6 +317,10 @@ class Tracker:
         self._reread = reread
         self._located_cache = None
         self.firm = []
+        if not self.spit_expected:
+            self._spit_due_since = None
+        elif self._spit_due_since is None:
+            self._spit_due_since = t
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
             state = obs.state
@@ -519,6 +524,14 @@ class Tracker:
         if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):
             # A card taken from a column shows the card back or the table under it
             # before anything new is laid there: an unnamed face is the same card.
+            return accepted
+        if (accepted is not None and name in PILES and self.spit_expected
+                and self._spit_due_since is not None and zone.last_hidden < self._spit_due_since):
+            # Spit cards are due, but no hand has been over this pile since: no card was
+            # turned onto it, and its unread top is the one accepted before (dev game
+            # 2061: KC, read as QC 0.55, JC 0.3 or KC 0.1, became an unnamed spit card
+            # once "Spit!" was called, and with no top known there no "Spit!" was called
+            # for the rest of the round).
             return accepted
         candidates = getattr(obs, "candidates", ()) or ()
         if not candidates:

@@ -716,3 +716,29 @@ def test_an_unread_card_on_a_pile_is_the_one_seen_leaving_not_one_half_liked_und
         reading = frame(0.35 + i / 30, **dict(BASE, A1="empty", A2="covered"))
         out += tracker.update(unread(reading, "left", ("8S", 0.17), ("8C", 0.14), ("9D", 0.09)))
     assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
+
+
+
+def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() -> None:
+    # dev game 2061: the left pile's KC, read as QC 0.55 or KC 0.1, was taken for an
+    # unnamed spit card once "Spit!" was called, with no hand over the pile; with no
+    # top known there, no "Spit!" was called for the rest of the round
+    tracker = started()
+    t = 4 / 30  # the frame after the deal's
+    out = run(tracker, [(t + i / 30, dict(BASE, left="covered")) for i in range(4)])  # a hand passes
+    out += run(tracker, [(t + 0.2 + i / 30, BASE) for i in range(6)])
+    t += 0.4
+    tracker.spit_expected = True  # "Spit!" called
+    for i in range(30):  # the left pile untouched, its top blurred in the reader's eyes
+        out += tracker.update(unread(frame(t + i / 30, **BASE), "left", ("9H", 0.55), ("8H", 0.1)))
+    out += run(tracker, [(t + 1.0 + i / 30, dict(BASE, right="covered")) for i in range(4)])
+    out += run(tracker, [(t + 1.2 + i / 30, dict(BASE, right="5D")) for i in range(30)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"right": c("5D")}]
+    assert tracker._top("left") == c("8H")
+    # a hand over the left pile, then an unnamed card there: that one may be a spit card
+    out = run(tracker, [(t + 2.2 + i / 30, dict(BASE, right="5D", left="covered")) for i in range(4)])
+    tracker.spit_expected = True
+    for i in range(30):
+        out += tracker.update(unread(frame(t + 2.4 + i / 30, **dict(BASE, right="5D")), "left",
+                                     ("9H", 0.55), ("8H", 0.1)))
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9H")}]
