@@ -1,6 +1,11 @@
 """The full read of ``tablecam bench reader`` timed against another commit, read by read.
 
     .venv/bin/python benchmarks/paired_reader.py --against f3fbff2 --pairs 300
+    .venv/bin/python benchmarks/paired_reader.py --against HEAD --frame piles
+
+``--frame piles`` times the bench stream's frame in which both centre piles change at
+once (a card on each; the reader glimpses both under the moving hands) instead of the
+full read.
 
 A shared machine's speed can swing by half between runs minutes apart, more than most
 changes to the reader; two runs of ``tablecam bench reader`` one after the other then
@@ -35,15 +40,33 @@ from tablecam.reading import bench
 from tablecam.reading.table_reader import TableReader
 cv2.setNumThreads(1)
 classifier, _ = bench._classifier()
-frame = bench._frames()[2]
+frames = bench._frames()
+piles = sys.argv[1] == "piles"
+# the bench's stream: the deal, then a card played every ten frames; its frame 20 is
+# the one on which both centre piles change
+stream = [frames[min(1 + i // 10, len(frames) - 1)] for i in range(21)]
+
+
+def one():
+    if not piles:
+        reader = TableReader(classifier)
+        start = time.process_time()
+        reader.read(Frame(0.0, frames[2]))
+        return time.process_time() - start
+    reader = TableReader(classifier)
+    reader.read(Frame(0.0, frames[0]))
+    for i, image in enumerate(stream[:-1]):
+        reader.read(Frame(0.1 * (i + 1), image))
+    start = time.process_time()
+    reader.read(Frame(0.1 * len(stream), stream[-1]))
+    return time.process_time() - start
+
+
 for _ in range(3):
-    TableReader(classifier).read(Frame(0.0, frame))
+    one()
 print("ready", flush=True)
 for line in sys.stdin:
-    reader = TableReader(classifier)
-    start = time.process_time()
-    reader.read(Frame(0.0, frame))
-    print(1000 * (time.process_time() - start), flush=True)
+    print(1000 * one(), flush=True)
 """
 
 
@@ -54,8 +77,8 @@ def _export(revision: str, into: Path) -> None:
         tar.extractall(into, filter="data")
 
 
-def _start(tree: Path) -> subprocess.Popen[str]:
-    worker = subprocess.Popen([sys.executable, "-c", WORKER], cwd=tree, text=True,
+def _start(tree: Path, frame: str) -> subprocess.Popen[str]:
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, frame], cwd=tree, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert worker.stdout is not None
     if worker.stdout.readline().strip() != "ready":
@@ -75,12 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", required=True, help="the other commit")
     parser.add_argument("--pairs", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--frame", choices=("full", "piles"), default="full",
+                        help="what to time: a full read, or the frame where both piles change")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
         other = Path(folder)
         _export(args.against, other)
-        workers = {"this tree": _start(ROOT), args.against: _start(other)}
+        workers = {"this tree": _start(ROOT, args.frame), args.against: _start(other, args.frame)}
         times: dict[str, list[float]] = {name: [] for name in workers}
         try:
             for _ in range(args.pairs):
@@ -93,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 worker.kill()
     for name, values in times.items():
         ms = np.array(values)
-        print(f"{name:>12}: full read quickest {ms.min():.2f} ms, 10th percentile "
+        print(f"{name:>12}: {args.frame} quickest {ms.min():.2f} ms, 10th percentile "
               f"{np.percentile(ms, 10):.2f} ms, median {np.median(ms):.2f} ms")
     ours, theirs = (np.array(v) for v in times.values())
     print(f"median of the pairs' ratios (this tree / {args.against}): "

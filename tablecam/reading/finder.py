@@ -1334,26 +1334,30 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     # outline is judged by its three best sides, the fitting finds the fourth
     worst = np.sort(support, axis=1)[:, 1]
     order = np.lexsort((-support.mean(axis=1), -worst))
+    centres = quads.mean(axis=1)
     rough: list[Quad] = []
+    taken: list[npt.NDArray[np.float32]] = []  # the centres of ``rough``
     for k in order:
         if worst[k] < 0.6 or len(rough) >= TOP_FITTED:
             break
-        centre = quads[k].mean(axis=0)
-        if any(float(np.linalg.norm(centre - q.mean(axis=0))) < 0.1 * card_width for q in rough):
+        if any(float(np.linalg.norm(centres[k] - centre)) < 0.1 * card_width for centre in taken):
             continue  # much the same outline as one to be fitted already
         rough.append(quads[k])
+        taken.append(centres[k])
     if not rough:
         return []
     fitted = _refine_quads(gray, rough, max(3, int(round(0.07 * card_width))), tight)
-    kept: list[tuple[float, float, Quad]] = []
+    shaped = []
     for quad in fitted:
         short, long = _sides(quad)
-        if not (0.85 * card_width <= short <= 1.15 * card_width
+        if (0.85 * card_width <= short <= 1.15 * card_width
                 and MIN_ASPECT <= long / max(short, 1e-6) <= MAX_ASPECT):
-            continue
-        sides = _sides_on_edges(quad[None], tight)[0]
-        if float(sides.min()) >= TOP_SIDE_SUPPORT:
-            kept.append((float(sides.min()), float(sides.mean()), quad))
+            shaped.append(quad)
+    kept: list[tuple[float, float, Quad]] = []
+    if shaped:
+        for quad, sides in zip(shaped, _sides_on_edges(np.stack(shaped), tight), strict=True):
+            if float(sides.min()) >= TOP_SIDE_SUPPORT:
+                kept.append((float(sides.min()), float(sides.mean()), quad))
     kept.sort(key=lambda k: k[:2], reverse=True)
     tops: list[FoundCard] = []
     for _, mean, quad in kept:
