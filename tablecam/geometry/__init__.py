@@ -21,7 +21,7 @@ import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import cv2
 import numpy as np
@@ -120,8 +120,6 @@ class TableGeometry:
     # reader asks for the same few dozen every frame
     _boxes: dict[tuple[ZoneId, int, int, float], tuple[int, int, int, int]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
-    # the zones as arrays for ``zone_at``, once asked for (``_outlines``)
-    _arrays: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def zone_at(self, point: Sequence[float]) -> ZoneId | None:
         """The zone containing an image point, on its outline included (the nearest
@@ -133,7 +131,7 @@ class TableGeometry:
         pts = np.asarray(points, np.float64).reshape(-1, 2)
         if not self.zones or not len(pts):
             return [None] * len(pts)
-        names, quads, centres = self._outlines()
+        names, quads, centres = self._outlines
         x, y = pts[:, 0, None, None], pts[:, 1, None, None]  # points x zones x corners
         # every quad is convex: a point lies inside when it is on the same side of all
         # four edges (no two cross products of edge and point of opposite signs)
@@ -146,12 +144,11 @@ class TableGeometry:
         found: list[bool] = np.any(inside, axis=1).tolist()
         return [names[k] if hit else None for k, hit in zip(nearest, found, strict=True)]
 
+    @functools.cached_property
     def _outlines(self) -> tuple[list[ZoneId], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """The zones' names, quads and centres as arrays (worked out once)."""
-        if not self._arrays:
-            quads = np.stack([np.asarray(q, np.float64) for q in self.zones.values()])
-            self._arrays.extend([list(self.zones), quads, quads.mean(axis=1)])
-        return self._arrays[0], self._arrays[1], self._arrays[2]
+        quads = np.stack([np.asarray(q, np.float64) for q in self.zones.values()])
+        return list(self.zones), quads, quads.mean(axis=1)
 
     def zone_box(self, zone: ZoneId, shape: tuple[int, ...], margin: float = 0.0,
                  ) -> tuple[int, int, int, int]:

@@ -1335,17 +1335,16 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     worst = np.sort(support, axis=1)[:, 1]
     order = np.lexsort((-support.mean(axis=1), -worst))
     centres = quads.mean(axis=1)
-    rough: list[Quad] = []
-    taken: list[npt.NDArray[np.float32]] = []  # the centres of ``rough``
+    chosen: list[int] = []
     for k in order:
-        if worst[k] < 0.6 or len(rough) >= TOP_FITTED:
+        if worst[k] < 0.6 or len(chosen) >= TOP_FITTED:
             break
-        if any(float(np.linalg.norm(centres[k] - centre)) < 0.1 * card_width for centre in taken):
+        if any(float(np.linalg.norm(centres[k] - centres[j])) < 0.1 * card_width for j in chosen):
             continue  # much the same outline as one to be fitted already
-        rough.append(quads[k])
-        taken.append(centres[k])
-    if not rough:
+        chosen.append(k)
+    if not chosen:
         return []
+    rough = [quads[k] for k in chosen]
     fitted = _refine_quads(gray, rough, max(3, int(round(0.07 * card_width))), tight)
     shaped = []
     for quad in fitted:

@@ -679,7 +679,7 @@ class TableReader:
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
             self._memory[zone].crop = image[y0:y1, x0:x1].copy()
         centres = [s.corners.mean(axis=0) for s in seen]
-        for s, where in zip(seen, geometry.zones_at(centres) if seen else [], strict=True):
+        for s, where in zip(seen, geometry.zones_at(centres), strict=True):
             if where is not None and where in by_zone:
                 by_zone[where].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, where,
                                                s.covered, s.candidates))
