@@ -584,11 +584,15 @@ class Tracker:
             return None
         if (name in PILES and best is not None and best not in self._in_hand
                 and self._awaited(name) and dict(candidates).get(best, 0.0) < self.liked_floor
-                and self._where(best)[0] == "column"):
+                and (self._where(best)[0] == "column"
+                     or (self._where(best)[0] == "unknown" and not self.spit_expected))):
             # A card seen leaving its column fits this pile, and the reader only half likes
             # a card never seen leaving its own: the card in the hand landed, unread
             # (dev game 2061: A's KC, lifted from A4, laid on QD and liked as QC 0.17,
             # QS 0.14, JC 0.09 or JS, was taken for JS from under a hand resting on A2).
+            # Nor is it a card never seen at all, which would have to be turned up in a
+            # column first (dev game 2040: A's AH, blurred on KD and liked as KH 0.17 or
+            # QH 0.11, was taken for QH from under B2, where a hand was turning 3C up).
             return None
         return best
 

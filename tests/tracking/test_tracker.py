@@ -719,6 +719,22 @@ def test_an_unread_card_on_a_pile_is_the_one_seen_leaving_not_one_half_liked_und
 
 
 
+def test_an_unread_card_on_a_pile_is_the_one_seen_leaving_not_one_never_seen_half_liked() -> None:
+    # dev game 2040: A's AH, seen leaving A4, landed blurred on KD, liked as KH 0.17 or
+    # QH 0.11, and was taken for QH turned up and played from B2, where a hand was
+    # turning a card; AH was then reported as a second card on the pile
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", B2="covered", left="covered"))
+                        for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", B2="covered", left="covered"))
+                         for i in range(4)])
+    for i in range(24):  # 9S is not located anywhere: a face-down card, or one unseen
+        reading = frame(1.3 + i / 30, **dict(BASE, A1="empty", B2="covered"))
+        out += tracker.update(unread(reading, "left", ("9S", 0.17), ("KD", 0.12), ("QD", 0.1)))
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
+    assert not [e for e in out if isinstance(e, Reveal)]
+
+
 def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() -> None:
     # dev game 2061: the left pile's KC, read as QC 0.55 or KC 0.1, was taken for an
     # unnamed spit card once "Spit!" was called, with no hand over the pile; with no
