@@ -1207,6 +1207,16 @@ class Tracker:
             cards[-1] = card
             self._located_cache = None
             return [PileIdentified(t, pile, card)]
+        if (card is not None and cards and cards[-1] is not None and zone is not None
+                and zone.read_at_last and zone.accepted_named == 0 and not self.spit_expected):
+            # The unread top, known as the card a hand laid there, given another name only
+            # by narrowing the reader's faint likes, with no hand over the pile since: no
+            # card came, and the top is still the one laid (dev game 2040: A's 2C landed
+            # unread, liked as AC 0.21; when B lifted AC from B3, AC became the likeliest
+            # card that could be there, and it was reported on that pile as well as on
+            # the other, where it went).
+            zone.accepted = ("face_up", cards[-1])
+            return []
         if card is not None and len(cards) >= 2 and cards[-2] == card:
             # The top went back to the card under it: the top card was taken back.
             gone = cards[-1]

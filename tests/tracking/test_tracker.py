@@ -735,6 +735,26 @@ def test_an_unread_card_on_a_pile_is_the_one_seen_leaving_not_one_never_seen_hal
     assert not [e for e in out if isinstance(e, Reveal)]
 
 
+def test_an_unread_top_known_as_the_card_laid_keeps_it_when_a_card_it_may_be_is_lifted() -> None:
+    # dev game 2040: A's 2C landed unread on the left pile (liked as AC 0.21) and was
+    # reported; when B lifted AC from B3, AC became the likeliest card that could lie
+    # there, and with no hand over that pile since it was reported there as well
+    tracker = started(dict(BASE, B1="6S"))
+    base = dict(BASE, B1="6S")
+    out = run(tracker, [(1.0 + i / 30, dict(base, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(base, A1="empty", left="covered")) for i in range(4)])
+    after = dict(base, A1="empty")
+    liked = (("6S", 0.21), ("KD", 0.18), ("QD", 0.12))
+    for i in range(12):
+        out += tracker.update(unread(frame(1.3 + i / 30, **after), "left", *liked))
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    for i in range(20):  # B lifts 6S from B1; the left pile, untouched, looks the same
+        b1 = "covered" if i < 4 else "empty"
+        out += tracker.update(unread(frame(1.8 + i / 30, **dict(after, B1=b1)), "left", *liked))
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    assert tracker._top("left") == c("7C")
+
+
 def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() -> None:
     # dev game 2061: the left pile's KC, read as QC 0.55 or KC 0.1, was taken for an
     # unnamed spit card once "Spit!" was called, with no hand over the pile; with no
