@@ -85,6 +85,14 @@ RELOCATE_EVERY: Final = 5
 #: backs the reader takes for faces, or a sloppy deal, must not leave the table without
 #: zones for the whole round.
 MISFIT_PATIENCE_S: Final = 1.0
+#: ... unless the frame's own search has found the same misfitting layout (every zone
+#: within ``MISFIT_SAME_WIDTHS`` card widths) for this many seconds: it is no hand
+#: passing over a card, and no cards being laid.  On a pale cloth the finder can miss a
+#: dealt card in every frame (dev game 2040, white cards on gingham: one of A's columns
+#: never outlined, the same layout inferred from the other four 0.3 s apart), and the
+#: second waited for let the first spit cards and two plays go by unseen.
+MISFIT_STEADY_S: Final = 0.3
+MISFIT_SAME_WIDTHS: Final = 0.15
 #: While the table has no zones, cards found by the thorough searches of this many
 #: seconds back stand in for dealt cards the current search misses.
 RECENT_CARDS_S: Final = 10.0
@@ -285,6 +293,8 @@ class TableReader:
         self._frames = 0
         # (when first seen, latest) layout refused only for not fitting a deal
         self._misfit: tuple[float, TableGeometry] | None = None
+        # (since when, latest) the searches' own misfitting layouts have been the same
+        self._misfit_steady: tuple[float, TableGeometry] | None = None
         # the same from another look at the frame (``OTHER_LOOKS``): taken only when the
         # first look has none
         self._other_misfit: tuple[float, TableGeometry] | None = None
@@ -306,6 +316,7 @@ class TableReader:
         self._table_colour = None
         self._paper = None
         self._misfit = self._other_misfit = None
+        self._misfit_steady = None
         self._provisional_until = None
         self._recent_cards = []
         self._blind_since = None
@@ -317,10 +328,11 @@ class TableReader:
         """
         self._relocating = True
         self._misfit = self._other_misfit = None
+        self._misfit_steady = None
         self._provisional_until = None
 
     def _deal_layout(self, t: float, seen: Sequence[SeenCard], other_look: bool = False,
-                     ) -> TableGeometry | None:
+                     merged: bool = False) -> TableGeometry | None:
         """The layout of a deal among ``seen``, or None when it is no deal.
 
         While the table has no zones at all, a layout refused only because its rows do
@@ -340,7 +352,7 @@ class TableReader:
         except LayoutMisfitError as misfit:
             if self.geometry is not None:
                 return None  # zones in use (or one taken already): only a fitting layout
-            self._note_misfit(t, misfit.layout, other_look)
+            self._note_misfit(t, misfit.layout, other_look, merged)
             return None
         except GeometryError:
             pass
@@ -357,7 +369,7 @@ class TableReader:
             layout = misfit.layout
         except GeometryError:
             return None
-        self._note_misfit(t, layout, other_look)
+        self._note_misfit(t, layout, other_look, merged)
         return None
 
     def _search(self, t: float, image: npt.NDArray[np.uint8], smallest: float,
@@ -379,19 +391,31 @@ class TableReader:
             self._blind_since, self._searches = t, 0
         return found, False
 
-    def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False) -> None:
+    def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False,
+                     merged: bool = False) -> None:
         """Hold ``layout`` as the latest misfitting one, taken after ``MISFIT_PATIENCE_S``
-        from the first such (``read``) unless a fitting deal comes.  One from another look
-        at the frame is held apart, and taken only when the first look has none."""
+        from the first such (``read``) unless a fitting deal comes, or once the search
+        has found it steadily (``MISFIT_STEADY_S``).  One from another look at the frame
+        is held apart, and taken only when the first look has none.  One ``merged`` from
+        several searches' cards is never steady: the same remembered cards give it each
+        time."""
         if other_look:
             first = t if self._other_misfit is None else self._other_misfit[0]
             self._other_misfit = (first, layout)
             return
+        if not merged:
+            steady = self._misfit_steady
+            same = steady is not None and _same_layout(steady[1], layout)
+            self._misfit_steady = (steady[0] if steady is not None and same else t, layout)
         first = t if self._misfit is None else self._misfit[0]
         self._misfit = (first, layout)
 
     def _misfit_due(self, t: float) -> TableGeometry | None:
-        """The misfitting layout to take now, if one has waited ``MISFIT_PATIENCE_S``."""
+        """The misfitting layout to take now: one found steadily for ``MISFIT_STEADY_S``,
+        or the latest once the first has waited ``MISFIT_PATIENCE_S``."""
+        steady = self._misfit_steady
+        if steady is not None and t - steady[0] >= MISFIT_STEADY_S:
+            return steady[1]
         held = self._misfit if self._misfit is not None else self._other_misfit
         return held[1] if held is not None and t - held[0] >= MISFIT_PATIENCE_S else None
 
@@ -455,12 +479,12 @@ class TableReader:
                         dealt = None
                     elif dealt is None and self.geometry is None:
                         recent = self._remember_cards(frame.t, seen)
-                        merged = (self._deal_layout(frame.t, recent, other_look)
+                        merged = (self._deal_layout(frame.t, recent, other_look, merged=True)
                                   if len(recent) > len(seen) else None)
                         if merged is not None:
                             # a whole deal only from several searches' cards (one may
                             # have been caught while being laid): taken as a misfit is
-                            self._note_misfit(frame.t, merged, other_look)
+                            self._note_misfit(frame.t, merged, other_look, merged=True)
                 elif dealt is None:
                     # without zones the quick finder looks every frame, the thorough one
                     # (several times slower; far more so on a Pi) every n frames only:
@@ -1105,6 +1129,15 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
         zones[zone] = old.zones[zone]
     return TableGeometry(zones, new.table_to_image, new.card_width, new.source,
                          new.spit_seen | keep)
+
+
+def _same_layout(a: TableGeometry, b: TableGeometry) -> bool:
+    """Do two layouts put every zone in the same place (``MISFIT_SAME_WIDTHS``)?"""
+    if a.zones.keys() != b.zones.keys():
+        return False
+    reach = MISFIT_SAME_WIDTHS * min(a.card_width, b.card_width)
+    return all(float(np.linalg.norm(a.zones[z].mean(axis=0) - b.zones[z].mean(axis=0))) <= reach
+               for z in a.zones)
 
 
 def _paper_coloured(colour: npt.NDArray[np.float32]) -> bool:

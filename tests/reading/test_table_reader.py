@@ -14,6 +14,7 @@ from tablecam.geometry import LAYOUT, ZONE_IDS, TableGeometry, project
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, spit_deal_scene
 from tablecam.reading.table_reader import (
     MISFIT_PATIENCE_S,
+    MISFIT_STEADY_S,
     OTHER_LOOKS_AFTER_S,
     RELOCATE_EVERY,
     TableReader,
@@ -206,14 +207,16 @@ def _knock_out_of_line(scene_seed: int, zone: str, drop_px: int) -> tuple[np.nda
     return image, centre
 
 
-def test_a_deal_that_never_fits_is_taken_after_a_second_then_a_fitting_one_replaces_it() -> None:
+def test_a_deal_that_never_fits_is_taken_once_seen_steadily_then_a_fitting_one_replaces_it(
+        ) -> None:
     # B3 lies most of a card below its row (a sloppy deal, or a back the reader takes for
-    # a face): a layout refused for ever would leave the referee blind all round
+    # a face): a layout refused for ever would leave the referee blind all round; the
+    # same misfit in every search is no passing hand, so it is taken once seen steadily
     knocked, b3 = _knock_out_of_line(3, "B3", 60)
     reader = TableReader(TemplateReader())
     assert reader.read(_frame(0.0, knocked)).geometry is None
-    assert reader.read(_frame(MISFIT_PATIENCE_S / 2, knocked)).geometry is None
-    reading = reader.read(_frame(MISFIT_PATIENCE_S + 0.05, knocked))
+    assert reader.read(_frame(MISFIT_STEADY_S / 2, knocked)).geometry is None
+    reading = reader.read(_frame(MISFIT_STEADY_S + 0.05, knocked))
     assert reading.geometry is not None
     assert reading.geometry.zone_at(b3) == "B3"
     assert (reading.zones["B3"].state, reading.zones["B3"].card) == ("face_up", UP[7])
@@ -226,6 +229,23 @@ def test_a_deal_that_never_fits_is_taken_after_a_second_then_a_fitting_one_repla
     assert reading.geometry is not None
     for zone, (corners, _) in straight.truth.items():
         assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
+
+
+def test_a_misfit_that_keeps_changing_is_taken_only_after_the_patience() -> None:
+    # a layout that misfits in a new place in each search (here two tables seen by
+    # turns) is no steady one: the latest is taken a second after the first misfit
+    out_a, _ = _knock_out_of_line(3, "B3", 60)
+    out_b, b3 = _knock_out_of_line(4, "B3", 60)
+    reader = TableReader(TemplateReader())
+    step = MISFIT_STEADY_S / 6  # each table for 5 frames: never steady for long enough
+    t = 0.0
+    while t < MISFIT_PATIENCE_S - step:
+        view = out_a if int(t / (5 * step) + 1e-6) % 2 == 0 else out_b
+        assert reader.read(_frame(t, view)).geometry is None, t
+        t += step
+    reading = reader.read(_frame(MISFIT_PATIENCE_S + 0.01, out_b))
+    assert reading.geometry is not None
+    assert reading.geometry.zone_at(b3) == "B3"
 
 
 @pytest.mark.parametrize("seed", range(4))
