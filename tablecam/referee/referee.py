@@ -960,6 +960,14 @@ class Referee:
                 self._early_slaps.append(press)
             return [echo, Call(press.t, None, f"No round has ended; the slap by {self._name(press.player)} does nothing.")]
         self._slaps_since_end.append(press)
+        if (self.rules.take == "winner_chooses" and press.player != self.round_winner
+                and not self._pending_slaps and press.t - self._ended_at <= UNENDED_S
+                and self.table.sides[press.player].tableau_cards == 0):
+            # Both tableaux are empty and the other player slaps: under winner-chooses
+            # only the winner slaps, so they emptied theirs first (dev game 2064: B's
+            # last card landed 40 ms before A's, was named a frame after it, and A was
+            # called the winner; B's slap was refused, and the round was never taken).
+            return [echo, *self._reopen_round(press, game_over=False)]
         if self.rules.take == "winner_chooses" and press.player != self.round_winner:
             assert self.round_winner is not None
             return [echo, Call(press.t, None,
@@ -967,20 +975,21 @@ class Referee:
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
 
-    def _reopen_round(self, press: ButtonPress) -> list[Call]:
-        """The game was called over when a player without spit cards emptied their tableau,
-        and now the other player, whose tableau is empty too, slaps: under winner-chooses
-        only the round's winner slaps, so they emptied theirs first (the camera saw their
-        last card a frame later: synthetic game 1094, the two last cards 0.65 ms apart,
-        after which the whole game went unrefereed).  The round is theirs, its piles are
-        taken as usual, and the game goes on."""
+    def _reopen_round(self, press: ButtonPress, game_over: bool = True) -> list[Call]:
+        """The round (with ``game_over``, the game: that player had no spit cards) was
+        called for one player, and now the other player, whose tableau is empty too,
+        slaps: under winner-chooses only the round's winner slaps, so they emptied theirs
+        first (the camera saw their last card a frame later: synthetic game 1094, the two
+        last cards 0.65 ms apart, after which the whole game went unrefereed).  The round
+        is theirs, its piles are taken as usual, and the game goes on."""
         assert press.player is not None
         self.phase, self.round_winner = "round_over", press.player
         self._over_at, self._over_in_play = -1e9, False
         self._ended_at, self._slaps_since_end = press.t, []
         self._pending_slaps = [press]
         said = (f"{_sentence(self._name(press.player))} finished first: "
-                f"{self._name(press.player)} wins round {self.round}, and the game goes on.")
+                f"{self._name(press.player)} wins round {self.round}"
+                + (", and the game goes on." if game_over else "."))
         return [Call(press.t, RoundEnd(press.t, self.round, press.player), said),
                 *self._decide_slaps(press.t)]
 

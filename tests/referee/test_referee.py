@@ -975,6 +975,35 @@ def test_a_slap_after_the_game_ended_changes_nothing_while_the_slapper_still_hol
     assert referee.phase == "game_over" and referee.round_winner == "A"
 
 
+
+@pytest.mark.parametrize("b_plays_last", [True, False])
+def test_the_other_players_slap_after_both_last_cards_gives_them_the_round(b_plays_last: bool) -> None:
+    # dev game 2064: B's last card landed 40 ms before A's but was named a frame after
+    # it; A was called the round's winner, B's slap was refused and the round was never
+    # taken.  Only the winner slaps (winner chooses): with both tableaux empty, B's slap
+    # says B finished first.  While B still holds a card, B's slap changes nothing.
+    referee = Referee(RefereeRules(first_round_cards=3))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(1, 2, (c("JH"),)),
+                                  "B": TableauView(1, 2, (c("4D"),))}))
+    referee.observe(Spit(2.0, 1, {"left": c("QC"), "right": c("5D")}))
+    calls = referee.observe(Play(3.0, 1, "A", c("JH"), "left", 1))
+    assert RoundEnd(3.0, 1, "A") in [call.event for call in calls]
+    if b_plays_last:
+        referee.observe(Play(3.033, 1, "B", c("4D"), "right", 1))
+    calls = referee.press(ButtonPress(3.4, "slap", "B")) + referee.tick(4.0)
+    events = [call.event for call in calls if call.event is not None]
+    if not b_plays_last:
+        assert calls[-1].say == "Player A won the round and chooses a pile first."
+        assert referee.round_winner == "A" and not [e for e in events if isinstance(e, Take)]
+        return
+    assert RoundEnd(3.4, 1, "B") in events
+    assert "B finished first" in (calls[1].say or "")
+    # both piles hold two (a spit card and a last card): B's pad claims B's own pile
+    takes = {e.player: (e.pile, e.cards) for e in events if isinstance(e, Take)}
+    assert takes == {"B": ("left", 2), "A": ("right", 2)}
+    assert referee.counts == {"A": 3, "B": 3}
+
+
 @pytest.mark.parametrize("after", [0.17, 0.64])
 def test_a_play_misread_in_a_stall_and_taken_back_neither_turns_spit_cards_nor_calls_it_again(
         after: float) -> None:
