@@ -519,6 +519,16 @@ class Tracker:
         """
         card = obs.card
         accepted = zone.accepted[1] if zone.accepted[0] == "face_up" else None
+        if (card is not None and name in PILES and getattr(obs, "under_hand", False)
+                and not self.spit_expected and self._awaited(name)
+                and self._where(card)[0] == "unknown"
+                and not card.fits_on(self._r.pile_cards[name][-1] or card)):
+            # Named only from what a hand left showing of a pile, a card seen nowhere
+            # that does not fit the top, while a card in a hand does: the view was
+            # partial (its outline off the new top, taking in a card below), and the
+            # card in the hand landed (dev game 2065: A's 5H on 6D, outlined over the
+            # 8S under it and named 8H at 1.00, was taken for a spit card).
+            return None
         if card is not None:
             return card
         if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):

@@ -755,6 +755,22 @@ def test_an_unread_top_known_as_the_card_laid_keeps_it_when_a_card_it_may_be_is_
     assert tracker._top("left") == c("7C")
 
 
+def test_a_card_seen_nowhere_named_under_a_hand_where_a_held_card_fits_is_the_held_card() -> None:
+    # dev game 2065: A's 5H, laid on 6D, was outlined off its place under the leaving
+    # hand, over the 8S below it, and named 8H at 1.00; 8H, seen nowhere and not fitting
+    # 6D, was taken for a spit card, and 5H was never reported
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    for i in range(30):
+        zones = dict(frame(1.3 + i / 30, **dict(BASE, A1="empty")).zones)
+        zones["left"] = SyntheticZone("face_up", c("4S"), 1.0, ((c("4S"), 1.0),), under_hand=True)
+        out += tracker.update(SyntheticReading(1.3 + i / 30, zones, ("left",) if i == 0 else ()))
+    out += tracker.flush(2.5)
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    assert not [e for e in out if isinstance(e, Spit)]
+
+
 def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() -> None:
     # dev game 2061: the left pile's KC, read as QC 0.55 or KC 0.1, was taken for an
     # unnamed spit card once "Spit!" was called, with no hand over the pile; with no
