@@ -429,7 +429,16 @@ class Referee:
             # A player with spit cards whose pile got none: their card went down unseen
             # (dev game 2035: a spit card on a pile read empty, then "Spit!" on the other
             # pile alone while that card was a play).
-            self._owed.update(self.spit_pile[s] for s in feeders)
+            # Not one whose spit pile the camera shows settled empty while we count a
+            # card or two there: they had none left to turn, and our count drifted (dev
+            # game 2061: B's last spit card went down unseen, taken for a card turned up
+            # in A5; at the next spit B, counted with one card, was owed one on the left
+            # pile, and no "Spit!" came for the rest of the round before the players
+            # pressed).  With more counted, the zone is more likely beside the pile
+            # (dev game 2014: spit zones read empty all game).
+            self._owed.update(self.spit_pile[s] for s in feeders
+                              if not (self._spit_shown.get(s) == "empty"
+                                      and self.table.sides[s].spit <= SPIT_DRIFT))
             self._spit_turned()
         if fed:
             self._stall_mark = None  # the players spat: that stall is over

@@ -660,6 +660,32 @@ def test_a_spit_pile_shown_empty_while_the_count_holds_many_cards_does_not_end_t
     assert referee.phase == "round_over" and referee.table.sides["B"].spit == 10
 
 
+
+@pytest.mark.parametrize("counted", [1, 5])
+def test_a_spit_turn_owes_no_card_for_a_spit_pile_the_camera_shows_empty(counted: int) -> None:
+    # dev game 2061: B's last spit card went down unseen, so B was still counted with
+    # one; at the next spit, where only A's card came, B's pile was owed a card, and no
+    # "Spit!" was called for the rest of the round before the players pressed.  The
+    # camera showed B's spit pile empty all along.  With more cards counted the empty
+    # zone is more likely beside the pile (dev game 2014), and the card is still owed.
+    referee = Referee(RefereeRules(first_round_cards=26))
+    a_up = (c("KC"), c("KD"), c("KH"), c("KS"), c("QC"))
+    b_up = (c("4C"), c("4D"), c("4H"), c("4S"), c("JC"))
+    referee.observe(Deal(1.0, 1, {"A": TableauView(5, 0, a_up), "B": TableauView(5, 0, b_up)}))
+    calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    referee.table.sides["B"].spit = counted  # our count; the camera shows none
+    shown = {"A": [("face_up", card) for card in a_up], "B": [("face_up", card) for card in b_up]}
+    referee.reconcile(2.5, shown, {"A": "face_down", "B": "empty"})
+    referee.press(ButtonPress(3.0, "spit"))
+    calls = referee.observe(Spit(3.8, 1, {"right": c("2D")}))  # A's card alone
+    stalls = [call for call in calls if isinstance(call.event, Stall)]
+    if counted == 1:
+        assert [call.say for call in stalls] == ["Spit!"]
+    else:
+        assert not stalls and "left" in referee._owed
+
+
 def test_a_spit_press_answering_our_spit_call_is_the_same_stall() -> None:
     """We call "Spit!"; a spit card seen early puts the game back in play (its top
     unread); the players' press that answers our call is no second stall."""
