@@ -564,6 +564,17 @@ class Tracker:
                 return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
+        favourite = _likeliest_face(candidates)
+        if (best is None and name in PILES and possible is not None and not self.spit_expected
+                and favourite is not None and favourite in possible
+                and dict(candidates)[favourite] >= self.liked_floor
+                and self._where(favourite)[0] in ("column", "hand")):
+            # The reader likes best, at half or more, a card that may have left its
+            # column under a hand and fits: that card, though a card never seen is liked
+            # a little less (it would have to be turned up in view first; dev game 2040:
+            # A's AD, lifted from under a hand resting on A2, liked as AD 0.59 or AH 0.39
+            # on 2S, was taken for a spit card nobody was due to turn).
+            return favourite
         if (name in PILES and possible is not None and accepted is not None and best == accepted
                 and self.spit_expected and zone.accepted_named >= self.stable_frames
                 and zone.last_hidden > zone.accepted_at and self._looked_since_hand(name, zone)):

@@ -771,6 +771,20 @@ def test_a_card_seen_nowhere_named_under_a_hand_where_a_held_card_fits_is_the_he
     assert not [e for e in out if isinstance(e, Spit)]
 
 
+def test_an_unread_pile_card_liked_best_as_a_card_under_a_hand_is_that_card() -> None:
+    # dev game 2040: A's AD, lifted from under a hand that then rested on A2, landed on
+    # 2S liked as AD 0.59 or AH 0.39; AH, never seen, kept AD from being picked, and the
+    # card was taken for a spit card nobody was due to turn (AD reported 1.6 s late)
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(4)])
+    for i in range(20):  # the hand stays over A1; the left pile shows a new card
+        reading = frame(1.2 + i / 30, **dict(BASE, A1="covered"))
+        out += tracker.update(unread(reading, "left", ("7C", 0.59), ("7D", 0.39)))
+    out += tracker.flush(2.0)
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
+    assert not [e for e in out if isinstance(e, Spit)]
+
+
 def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() -> None:
     # dev game 2061: the left pile's KC, read as QC 0.55 or KC 0.1, was taken for an
     # unnamed spit card once "Spit!" was called, with no hand over the pile; with no
