@@ -546,11 +546,12 @@ class Tracker:
         candidates = getattr(obs, "candidates", ()) or ()
         if not candidates:
             return None
+        liked = dict(candidates)
+        favourite = _likeliest_face(candidates)
         possible = self._possible(name) if self._phase == "playing" else None
         if possible is not None and accepted is not None and name in PILES:
             # The pile's known top among the reader's likely faces, with no card in a hand
             # and no spit due: the same card blurred (a hand passing), not a new one.
-            liked = dict(candidates)
             if (liked.get(accepted, 0.0) >= self.candidate_floor and not self._in_hand
                     and not self._unknown_hands and not self.spit_expected):
                 return accepted
@@ -558,16 +559,15 @@ class Tracker:
             # (an unnamed one whose reads in its column gave only ranks that do not fit
             # it cannot have landed there either: dev game 2061, an arm over 8C while AC,
             # liked as AS or AC, went from A2 to the other pile).
-            if (_likeliest_face(candidates) == accepted and not self._awaited(name)
+            if (favourite == accepted and not self._awaited(name)
                     and not any(self._may_fit(hand, accepted) for hand in self._unknown_hands)
                     and not self.spit_expected):
                 return accepted
         floor = self.candidate_floor if possible is not None else self.deal_floor
         best = self._best_possible(candidates, possible, floor)
-        favourite = _likeliest_face(candidates)
         if (best is None and name in PILES and possible is not None and not self.spit_expected
                 and favourite is not None and favourite in possible
-                and dict(candidates)[favourite] >= self.liked_floor
+                and liked[favourite] >= self.liked_floor
                 and self._where(favourite)[0] in ("column", "hand")):
             # The reader likes best, at half or more, a card that may have left its
             # column under a hand and fits: that card, though a card never seen is liked
@@ -587,7 +587,7 @@ class Tracker:
             return None
         if (name in PILES and possible is not None and accepted is not None and best in (accepted, None)
                 and self._looked_since_hand(name, zone) and self._awaited(name)
-                and (_likeliest_face(candidates) != accepted
+                and (favourite != accepted
                      or (zone.accepted_named >= self.stable_frames and self._only_pile(name)))):
             # The reader, looking afresh after a hand, no longer likes the known top best
             # while a card in a hand fits it, or no longer names the top it named surely
@@ -604,9 +604,9 @@ class Tracker:
             # which would be a takeback).
             return None
         if (name in PILES and best is not None and best not in self._in_hand
-                and self._awaited(name) and dict(candidates).get(best, 0.0) < self.liked_floor
-                and (self._where(best)[0] == "column"
-                     or (self._where(best)[0] == "unknown" and not self.spit_expected))):
+                and self._awaited(name) and liked.get(best, 0.0) < self.liked_floor
+                and self._where(best)[0] in (("column",) if self.spit_expected
+                                             else ("column", "unknown"))):
             # A card seen leaving its column fits this pile, and the reader only half likes
             # a card never seen leaving its own: the card in the hand landed, unread
             # (dev game 2061: A's KC, lifted from A4, laid on QD and liked as QC 0.17,
