@@ -947,10 +947,7 @@ class Referee:
         if press.player is None:
             return [echo, Call(press.t, None, "A slap needs the pad's player (A or B); ignoring it.")]
         if self.phase == "game_over":
-            if (self._over_in_play and press.t - self._over_at <= UNENDED_S
-                    and self.rules.take == "winner_chooses"
-                    and press.player != self.round_winner
-                    and self.table.sides[press.player].tableau_cards == 0):
+            if self._over_in_play and self._finished_too(press, self._over_at):
                 return [echo, *self._reopen_round(press)]
             return [echo, Call(press.t, None, "The game is over; deal a new game to play again.")]
         if self.phase in ("playing", "stalled") and self._looks_laid_out(press.player):
@@ -969,9 +966,7 @@ class Referee:
                 self._early_slaps.append(press)
             return [echo, Call(press.t, None, f"No round has ended; the slap by {self._name(press.player)} does nothing.")]
         self._slaps_since_end.append(press)
-        if (self.rules.take == "winner_chooses" and press.player != self.round_winner
-                and not self._pending_slaps and press.t - self._ended_at <= UNENDED_S
-                and self.table.sides[press.player].tableau_cards == 0):
+        if not self._pending_slaps and self._finished_too(press, self._ended_at):
             # Both tableaux are empty and the other player slaps: under winner-chooses
             # only the winner slaps, so they emptied theirs first (dev game 2064: B's
             # last card landed 40 ms before A's, was named a frame after it, and A was
@@ -983,6 +978,15 @@ class Referee:
                                f"{_sentence(self._name(self.round_winner))} won the round and chooses a pile first.")]
         self._pending_slaps.append(press)
         return [echo, *self._decide_slaps(press.t)]
+
+    def _finished_too(self, press: ButtonPress, ended_at: float) -> bool:
+        """Is ``press`` a slap, within ``UNENDED_S`` of the end called at ``ended_at``, by
+        the player not called the winner, whose tableau is empty too (under
+        winner-chooses only the winner slaps: ``_reopen_round``)?"""
+        assert press.player is not None
+        return (self.rules.take == "winner_chooses" and press.player != self.round_winner
+                and press.t - ended_at <= UNENDED_S
+                and self.table.sides[press.player].tableau_cards == 0)
 
     def _reopen_round(self, press: ButtonPress, game_over: bool = True) -> list[Call]:
         """The round (with ``game_over``, the game: that player had no spit cards) was
