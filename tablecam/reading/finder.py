@@ -1292,7 +1292,7 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
 
 
 def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool = False,
-                   ) -> list[FoundCard]:
+                   aspects: Sequence[float] = TOP_ASPECTS) -> list[FoundCard]:
     """Card-sized outlines whose four sides all lie on edges, the likeliest top card of
     a messy pile first (best supported), then other such outlines that overlap it.
 
@@ -1307,7 +1307,8 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     the card with four sides on edges: those are the later ones, for a second look.
     ``image`` is best a crop around the pile (BGR).  Straight edges are looked for at
     half size when the card stays 24 pixels wide, unless ``fine``: a card's thin printed
-    border over the white cards below can vanish at half size.
+    border over the white cards below can vanish at half size.  ``aspects``: the card
+    shapes (long side over short) tried, when the deck's is known.
     """
     if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
         return []
@@ -1317,7 +1318,7 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     tight = np.asarray(cv2.dilate(canny, np.ones((3, 3), np.uint8)), np.uint8)
     # a rough outline is a few pixels off the card's sides: judge it with a wider band
     loose = np.asarray(cv2.dilate(canny, np.ones((7, 7), np.uint8)), np.uint8)
-    longest = card_width * max(TOP_ASPECTS) * max(TOP_SCALES) * 1.15
+    longest = card_width * max(aspects) * max(TOP_SCALES) * 1.15
     # straight segments at half size when the card stays 24 pixels wide (quicker)
     shrink = 2 if card_width >= 48 and not fine else 1
     small = smooth if shrink == 1 else np.asarray(cv2.resize(
@@ -1326,7 +1327,7 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     segs = _segments(small, 0.3 * card_width / shrink, longest / shrink)[:60] * shrink
     if len(segs) == 0:
         return []
-    quads = _side_hypotheses(segs, card_width)
+    quads = _side_hypotheses(segs, card_width, aspects)
     if len(quads) == 0:
         return []
     support = _sides_on_edges(quads, loose)
@@ -1368,7 +1369,8 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     return tops
 
 
-def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float) -> npt.NDArray[np.float32]:
+def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float,
+                     aspects: Sequence[float] = TOP_ASPECTS) -> npt.NDArray[np.float32]:
     """Card-sized quads (N x 4 x 2) with one side along a segment, from either of its
     ends, on either side of it, the segment taken as a short or a long side."""
     p1, p2 = segs[:, :2].astype(np.float64), segs[:, 2:].astype(np.float64)
@@ -1377,7 +1379,7 @@ def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float) -> npt.ND
     n = np.stack([-u[:, 1], u[:, 0]], axis=1)
     quads = []
     for scale in TOP_SCALES:
-        for aspect in TOP_ASPECTS:
+        for aspect in aspects:
             w, h = card_width * scale, card_width * scale * aspect
             for along, across in ((w, h), (h, w)):
                 fits = (length <= 1.15 * along) & (length >= 0.3 * along)

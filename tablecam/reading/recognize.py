@@ -24,6 +24,7 @@ off a card's shape, which the finder does not take for cards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ import numpy.typing as npt
 from tablecam.cards import Card
 from tablecam.errors import TablecamError
 from tablecam.reading.finder import (
+    TOP_ASPECTS,
     Corner,
     _polygon_overlap,
     _segments,
@@ -54,7 +56,7 @@ from tablecam.reading.warp import CARD_H, CARD_W, order_corners, warp_card
 SECOND_LOOK_GROWTH = (1.25, 0.9)
 
 #: An unread face whose outline's long side is more than this factor off the card's
-#: (``CARD_H / CARD_W``) is also looked at through that outline brought back to the
+#: (``photo_aspect``) is also looked at through that outline brought back to the
 #: card's shape, one side at a time held where it is: a side found on a neighbouring
 #: edge or on wood grain makes an outline too long, one found on a court card's
 #: picture frame too short.
@@ -62,12 +64,24 @@ SHAPE_TOLERANCE = 1.1
 
 
 #: An outline more than this many times a lone card's area (the median named card's),
-#: or off the card's shape by more than ``SHAPE_TOLERANCE``, may be a stack: the top
+#: or off the photo's card shape by more than ``SHAPE_TOLERANCE``, may be a stack: the top
 #: card with what sticks out below it (a tableau column on its face-down cards, a
 #: centre pile, a fanned hand).  The top card is sought inside it.
 STACK_AREA = 1.2
 #: At most this many possible stacks are searched in one photo.
 STACK_SEARCHES = 16
+
+#: The shape of a photo's cards (long side over short) is its named cards' median,
+#: within these bounds (poker cards are 1.40, bridge cards 1.56; perspective and a
+#: squashed photo move it).
+PHOTO_ASPECT_RANGE = (1.3, 1.7)
+
+
+def photo_aspect(sides: Sequence[tuple[float, float]]) -> float:
+    """The long-over-short ratio of a photo's cards, from (short, long) of its named ones."""
+    ratio = float(np.median([long / max(short, 1e-6) for short, long in sides]))
+    return min(max(ratio, PHOTO_ASPECT_RANGE[0]), PHOTO_ASPECT_RANGE[1])
+
 
 #: A square photo is read as it is and stretched by these (x, y) factors: back to the
 #: 4:3 and 3:4 frames of a phone photo squashed to a square, by widening one side and by
@@ -321,6 +335,8 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     else in the photo (a grown outline can take in a neighbour's index instead); the
     outline reported stays the one found."""
     height, width = image.shape[:2]
+    sides = [_sides(c.corners) for c in cards if c.card is not None]
+    aspect = photo_aspect(sides) if sides else CARD_H / CARD_W
     owners: list[int] = []
     outlines: list[npt.NDArray[np.float32]] = []
     for i, card in enumerate(cards):
@@ -329,7 +345,7 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
         centre = card.corners.mean(axis=0)
         grown = [(centre + (card.corners - centre) * growth).astype(np.float32)
                  for growth in SECOND_LOOK_GROWTH]
-        for outline in grown + _reshaped(card.corners):
+        for outline in grown + _reshaped(card.corners, aspect):
             if (outline.min() >= 0 and outline[:, 0].max() < width
                     and outline[:, 1].max() < height):
                 owners.append(i)
@@ -380,14 +396,19 @@ def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     cards = cards + [RecognizedCard(None, 0.0, corners, False) for corners in others]
     faces = len(cards) - len(others)
     width = float(np.median([short for short, _ in named]))
-    lone = width * width * CARD_H / CARD_W
+    aspect = photo_aspect(named)
+    lone = width * width * aspect
+    # the photo's own cards' shape as well, where it lies beyond a poker card's (a
+    # bridge deck's card is longer than TOP_ASPECTS reach)
+    tops_aspects = (TOP_ASPECTS if TOP_ASPECTS[0] <= aspect <= TOP_ASPECTS[-1]
+                    else tuple(sorted({*TOP_ASPECTS, round(aspect, 2)})))
     height_px, width_px = image.shape[:2]
     owners: list[int] = []
     tops: list[npt.NDArray[np.float32]] = []
     for i, card in enumerate(cards):
         short, long = _sides(card.corners)
         area = float(cv2.contourArea(card.corners))
-        ratio = (long / max(short, 1e-6)) / (CARD_H / CARD_W)
+        ratio = (long / max(short, 1e-6)) / aspect
         if area <= STACK_AREA * lone and 1 / SHAPE_TOLERANCE <= ratio <= SHAPE_TOLERANCE:
             continue
         if short < 0.8 * width or len(set(owners)) >= STACK_SEARCHES:
@@ -399,7 +420,8 @@ def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
         offset = np.array([x0, y0], np.float32)
         centre = card.corners.mean(axis=0)
         grown = (centre + (card.corners - centre) * 1.1).astype(np.float32)
-        for top in find_pile_tops(np.ascontiguousarray(image[y0:y1, x0:x1]), width)[:2]:
+        for top in find_pile_tops(np.ascontiguousarray(image[y0:y1, x0:x1]), width,
+                                  aspects=tops_aspects)[:2]:
             quad = (top.corners + offset).astype(np.float32)
             if _inside(quad, grown) >= 0.9:
                 owners.append(i)
@@ -429,7 +451,8 @@ def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     return out
 
 
-def _reshaped(corners: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+def _reshaped(corners: npt.NDArray[np.float32], aspect: float = CARD_H / CARD_W,
+              ) -> list[npt.NDArray[np.float32]]:
     """Outlines of a card's shape made from ``corners`` (clockwise from the top left,
     top a short side) by moving one side along the other two, when the outline is off
     the card's shape by more than ``SHAPE_TOLERANCE``; none otherwise."""
@@ -438,7 +461,7 @@ def _reshaped(corners: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]
     height = (np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2
     if width < 1 or height < 1:
         return []
-    ratio = (height / width) / (CARD_H / CARD_W)
+    ratio = (height / width) / aspect
     if 1 / SHAPE_TOLERANCE <= ratio <= SHAPE_TOLERANCE:
         return []
     tall = 1 / ratio  # the height a card this wide has, as a share of the outline's

@@ -15,6 +15,7 @@ from tablecam.reading.recognize import (
     _cards_at_corners,
     _merge_looks,
     _second_look,
+    _top_cards,
     recognize,
 )
 from tablecam.reading.scenes import background, paste, plain_face
@@ -207,3 +208,47 @@ def test_a_square_photo_is_read_widened_and_narrowed_back_to_both_frames(
     shapes.clear()
     recognize(np.zeros((480, 640, 3), np.uint8), object())  # type: ignore[arg-type]
     assert shapes == [(480, 640)]  # a camera frame is read as it is
+
+
+def _long_card(x: float, y: float, card: str, long: float = 160.0) -> RecognizedCard:
+    """A named card 100 px wide and ``long`` px tall (a bridge deck's 1.56 or longer)."""
+    quad = np.array([[x, y], [x + 100, y], [x + 100, y + long], [x, y + long]], np.float32)
+    return RecognizedCard(Card.parse(card), 0.99, quad, False)
+
+
+def test_the_lone_cards_of_a_long_deck_are_not_searched_as_stacks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # gnome-orell cards are 1.6 times as long as wide: 14 % longer than a poker card's
+    # 1.4, which once made every lone card a stack, and the top card found inside it a
+    # poker-shaped part of it (dev stills: a court card's picture frame)
+    searched: list[float] = []
+
+    def tops(image: npt.NDArray[np.uint8], width: float, fine: bool = False,
+             aspects: Sequence[float] = ()) -> list[object]:
+        searched.append(width)
+        return []
+
+    monkeypatch.setattr(recognize_module, "find_pile_tops", tops)
+    image = background((1000, 750), (60, 110, 60), 5)
+    cards = [_long_card(100, 100, "8H"), _long_card(400, 100, "KS"), _long_card(700, 100, "4C")]
+    assert _top_cards(image, cards, [], _CornerReader()) == cards
+    assert searched == []
+
+
+def test_a_stack_of_a_long_deck_is_searched_for_a_top_card_of_that_shape(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a column's top card with the cards under it sticking out 40 px: the top card is
+    # sought with the photo's own card shape too, beside the poker shapes
+    shapes: list[tuple[float, ...]] = []
+
+    def tops(image: npt.NDArray[np.uint8], width: float, fine: bool = False,
+             aspects: Sequence[float] = ()) -> list[object]:
+        shapes.append(tuple(aspects))
+        return []
+
+    monkeypatch.setattr(recognize_module, "find_pile_tops", tops)
+    image = background((1000, 750), (60, 110, 60), 5)
+    stack = _long_card(100, 100, "8H", long=200)
+    _top_cards(image, [stack, _long_card(400, 100, "KS"), _long_card(700, 100, "4C")], [],
+               _CornerReader())
+    assert len(shapes) == 1 and 1.6 in shapes[0]
