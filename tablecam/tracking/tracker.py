@@ -228,6 +228,7 @@ class Tracker:
         self._held_reveals: dict[tuple[Seat, int], Reveal] = {}
         self._pending_spit: dict[Pile, Card | None] = {}
         self._spit_since = 0.0
+        self._spit_unexpected = False  # the pending spit began with no spit cards due
         self._spit_feeders = 2
         self._r = _Round()
         self._busy = False
@@ -1215,12 +1216,14 @@ class Tracker:
         return [reveal] if reveal is not None else []
 
     def _pile_arrival(self, t: float, pile: Pile, card: Card | None, hidden: bool = False) -> list[Tracked]:
+        cards = self._r.pile_cards[pile]
         if pile in self._pending_spit and card != self._pending_spit[pile]:
+            if self._lone_unread_spit() and card is not None and cards and cards[-1] == card:
+                return self._drop_lone_unread_spit()  # the top named again
             # Another card on a spit card still waiting for its partner: the spit card
             # lies under it, so the spit goes down first.
             spit = self._emit_spit(t)
             return spit + self._pile_arrival(t, pile, card, hidden)
-        cards = self._r.pile_cards[pile]
         zone = self._zones.get(pile)
         if (card is not None and cards and cards[-1] is None and zone is not None and zone.read_at_last
                 and card not in self._located()):
@@ -1366,6 +1369,7 @@ class Tracker:
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t
+            self._spit_unexpected = not self.spit_expected
             # Players with spit cards, by the referee's count or by the camera, whichever
             # says more (a drifted count must not cut a spit in two).
             seen = sum(1 for s in SEATS if self._zones.get(f"spit{s}", _Zone()).accepted[0] == "face_down")
@@ -1564,6 +1568,21 @@ class Tracker:
         extend([], below, hands[:6])
         return best
 
+    def _lone_unread_spit(self) -> bool:
+        """Is the pending spit an unread card on one pile only, though no spit card was
+        due and both players would spit?  No card left a column for it either (else it
+        would be that card), so it is the pile's top misread after a hand was over it,
+        not a new card: a spit card unnamed would have its partner on the other pile
+        (dev game 2040: A's 8D, the loser of a collision on B's unread 8S, was taken
+        back, and the 8S was counted again as a spit card; A's next card there, 9D, was
+        taken for that spit card, and the round's takes were one out)."""
+        return (self._spit_unexpected and len(self._pending_spit) < self._spit_feeders
+                and all(card is None for card in self._pending_spit.values()))
+
+    def _drop_lone_unread_spit(self) -> list[Tracked]:
+        self._pending_spit.clear()
+        return []
+
     def _emit_spit(self, t: float) -> list[Tracked]:
         cards = dict(self._pending_spit)
         self._pending_spit.clear()
@@ -1583,7 +1602,7 @@ class Tracker:
                                      f"{hand.column}"))
                 out += self._release_reveal(hand.seat, hand.column)
         if self._pending_spit and t - self._spit_since >= self.spit_window:
-            out += self._emit_spit(t)
+            out += self._drop_lone_unread_spit() if self._lone_unread_spit() else self._emit_spit(t)
         for card, hand in list(self._in_hand.items()):
             quick = self.quick_settle_s
             pile = self._fitting_pile(card)

@@ -808,3 +808,31 @@ def test_a_pile_no_hand_touched_since_spit_cards_fell_due_gets_no_spit_card() ->
         out += tracker.update(unread(frame(t + 2.4 + i / 30, **dict(BASE, right="5D")), "left",
                                      ("9H", 0.55), ("8H", 0.1)))
     assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9H")}]
+
+
+def _seven_played_then_its_pile_covered() -> tuple[Tracker, dict[str, str], list[Tracked]]:
+    """A plays 7C onto 8H; the hand that laid it stays over the pile a moment."""
+    tracker = started()
+    out = lifted(tracker, "A1", "left", "empty")
+    after = dict(BASE, A1="empty", left="7C")
+    out += run(tracker, [(1.3 + i / 30, after) for i in range(3)])
+    out += run(tracker, [(1.4 + i / 30, dict(after, left="covered")) for i in range(3)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    return tracker, after, out
+
+
+@pytest.mark.parametrize("unread_s", [0.5, 1.3])
+def test_a_pile_top_unread_for_a_while_after_a_hand_with_no_spit_due_is_no_spit_card(
+        unread_s: float) -> None:
+    # dev game 2040: once the hand left, 7D read as an unnamed 3D for a second; with
+    # no spit card due and no card gone from a column, it was counted as a spit card on
+    # one pile only, and the next card laid there was taken for it (takes one out)
+    tracker, after, out = _seven_played_then_its_pile_covered()
+    frames = round(unread_s * 30)
+    for i in range(frames):
+        out += tracker.update(unread(frame(1.5 + i / 30, **after), "left", ("3D", 0.4), ("3H", 0.3)))
+    out += run(tracker, [(1.5 + unread_s + i / 30, after) for i in range(10)])  # 7C named again
+    out += tracker.flush(3.5)
+    assert [e for e in out if isinstance(e, Spit | Play)][1:] == []
+    assert tracker._top("left") == c("7C")
+
