@@ -1359,10 +1359,15 @@ class Tracker:
             hand = self._unknown_hands.pop(0)
             card = self._likeliest(hand.evidence, cards[-1] if cards else None)
             return self._play(t, hand.seat, hand.column, card, pile)
-        if card is None and not self.spit_expected and self._in_hand:
+        if (card is None and not self.spit_expected and self._in_hand
+                and not (cards and cards[-1] in self._r.played_from)):
             # An unreadable card landed in play and a known card is in a hand, though it
             # does not fit the top we believe the pile has (that top may be wrong): that
-            # card, rather than a spit card nobody was due to turn.
+            # card, rather than a spit card nobody was due to turn.  Not when that top was
+            # seen leaving its column, and so is no misread: the held card would have been
+            # laid illegally, and the pile's top is misread instead (dev game 2040: 7D,
+            # read as 3D for a moment while A held AS; AS was counted on it, and when it
+            # went on the other pile, both piles' takes were one out).
             known = min((hand.since, known) for known, hand in self._in_hand.items())[1]
             hand = self._in_hand[known]
             return self._play(t, hand.seat, hand.column, known, pile)

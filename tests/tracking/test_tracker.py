@@ -836,3 +836,17 @@ def test_a_pile_top_unread_for_a_while_after_a_hand_with_no_spit_due_is_no_spit_
     assert [e for e in out if isinstance(e, Spit | Play)][1:] == []
     assert tracker._top("left") == c("7C")
 
+
+def test_an_unread_moment_on_a_top_seen_played_is_not_the_card_another_hand_holds() -> None:
+    # dev game 2040: A held AS, which fits neither pile, while the left pile's 7D (laid
+    # from A's column) read as 3D for a moment: AS was counted on the left pile, and
+    # when it went onto the right one, both piles' takes were one out
+    tracker, after, out = _seven_played_then_its_pile_covered()
+    out += lifted(tracker, "B2", "right", "down", t=1.5, base=after)  # B holds QS
+    holding = dict(after, B2="down", right="covered")
+    for i in range(15):
+        out += tracker.update(unread(frame(1.8 + i / 30, **holding), "left", ("3D", 0.4), ("3H", 0.3)))
+    out += run(tracker, [(2.3 + i / 30, holding) for i in range(6)])
+    out += run(tracker, [(2.5 + i / 30, dict(after, B2="QS")) for i in range(20)])  # laid back
+    assert [e for e in out if isinstance(e, Spit | Play | Takeback)][1:] == []
+    assert tracker._top("left") == c("7C")
