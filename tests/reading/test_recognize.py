@@ -9,6 +9,7 @@ import pytest
 from tablecam.cards import FULL_DECK, Card
 from tablecam.reading import recognize as recognize_module
 from tablecam.reading.classifier import CardRead
+from tablecam.reading.finder import FoundCard
 from tablecam.reading.recognize import (
     CORNER_CONFIDENCE,
     RecognizedCard,
@@ -252,3 +253,36 @@ def test_a_stack_of_a_long_deck_is_searched_for_a_top_card_of_that_shape(
     _top_cards(image, [stack, _long_card(400, 100, "KS"), _long_card(700, 100, "4C")], [],
                _CornerReader())
     assert len(shapes) == 1 and 1.6 in shapes[0]
+
+
+class _SureReader:
+    """Names every view KH at ``confidence``."""
+
+    def __init__(self, confidence: float) -> None:
+        self.confidence = confidence
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        return [CardRead(Card.parse("KH"), self.confidence, "face") for _ in views]
+
+
+@pytest.mark.parametrize(("top_confidence", "replaced"), [(0.99, False), (1.0, True)])
+def test_a_stack_named_surer_than_the_top_found_in_it_keeps_its_outline(
+        monkeypatch: pytest.MonkeyPatch, top_confidence: float, replaced: bool) -> None:
+    # dev stills: a queen on her column's stack, named 1.00 through the stack's outline,
+    # lost it to a top cut short at her picture frame, named 0.998 (the match with the
+    # card's outline fell below 0.7)
+    inner = np.array([[110, 130], [190, 130], [190, 230], [110, 230]], np.float32)
+
+    def tops(image: npt.NDArray[np.uint8], width: float, fine: bool = False,
+             aspects: Sequence[float] = ()) -> list[FoundCard]:
+        # in the crop around the stack: 15 px (0.15 of a card's width) beyond it
+        return [FoundCard(inner - np.array([85, 60], np.float32), 1.0, False, True)]
+
+    monkeypatch.setattr(recognize_module, "find_pile_tops", tops)
+    image = background((1000, 750), (60, 110, 60), 5)
+    stack = RecognizedCard(Card.parse("KH"), 0.995, np.array(
+        [[100, 75], [200, 75], [200, 250], [100, 250]], np.float32), False)  # 1.75 long
+    others = [_at(400, 100, "8S"), _at(700, 100, "4C")]
+    result = _top_cards(image, [stack, *others], [], _SureReader(top_confidence))
+    assert np.array_equal(result[0].corners, inner) == replaced
+    assert result[1:] == others
