@@ -436,10 +436,9 @@ def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     for i, quad, read in zip(owners, tops, reads, strict=True):
         if read.kind != "face" or read.card is None:
             continue
-        if cards[i].card is not None and read.card != cards[i].card:
-            continue
-        if cards[i].card is not None and read.confidence < cards[i].confidence:
-            continue  # the stack's own outline named it surer
+        if cards[i].card is not None and (read.card != cards[i].card
+                                          or read.confidence < cards[i].confidence):
+            continue  # the stack's own outline named another card, or this one surer
         if i not in best or read.confidence > best[i].confidence:
             best[i] = RecognizedCard(read.card, float(read.confidence), quad, cards[i].covered)
     taken: list[Card | None] = [c.card for i, c in enumerate(cards)

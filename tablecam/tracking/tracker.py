@@ -1219,7 +1219,8 @@ class Tracker:
         cards = self._r.pile_cards[pile]
         if pile in self._pending_spit and card != self._pending_spit[pile]:
             if self._lone_unread_spit() and card is not None and cards and cards[-1] == card:
-                return self._drop_lone_unread_spit()  # the top named again
+                self._pending_spit.clear()  # the top named again
+                return []
             # Another card on a spit card still waiting for its partner: the spit card
             # lies under it, so the spit goes down first.
             spit = self._emit_spit(t)
@@ -1584,10 +1585,6 @@ class Tracker:
         return (self._spit_unexpected and len(self._pending_spit) < self._spit_feeders
                 and all(card is None for card in self._pending_spit.values()))
 
-    def _drop_lone_unread_spit(self) -> list[Tracked]:
-        self._pending_spit.clear()
-        return []
-
     def _emit_spit(self, t: float) -> list[Tracked]:
         cards = dict(self._pending_spit)
         self._pending_spit.clear()
@@ -1607,7 +1604,10 @@ class Tracker:
                                      f"{hand.column}"))
                 out += self._release_reveal(hand.seat, hand.column)
         if self._pending_spit and t - self._spit_since >= self.spit_window:
-            out += self._drop_lone_unread_spit() if self._lone_unread_spit() else self._emit_spit(t)
+            if self._lone_unread_spit():
+                self._pending_spit.clear()
+            else:
+                out += self._emit_spit(t)
         for card, hand in list(self._in_hand.items()):
             quick = self.quick_settle_s
             pile = self._fitting_pile(card)
