@@ -160,6 +160,8 @@ class _Zone:
     looks: tuple[tuple[Card, float], ...] = ()
     #: the last frame in which the reader itself named the zone's accepted card there
     named_at: float = -1e9
+    #: the reader itself named the value before the accepted one (a card that just left)
+    left_named: bool = False
 
 
 @dataclass(slots=True)
@@ -173,6 +175,8 @@ class _InHand:
     #: listed while the card lay in its column
     evidence: dict[Card, float] = field(default_factory=dict)
     down: int = 0  # face-down cards left in the column when it left
+    #: the reader itself named the card in its column before it left
+    named: bool = False
 
 
 @dataclass(slots=True)
@@ -187,6 +191,11 @@ class _Round:
     #: took what lies there now for that card): what is there is not known until the
     #: zone's value changes
     played_tops: set[str] = field(default_factory=set)
+    #: cards the reader named in their column that then landed where no other card
+    #: could have gone (the one card in a hand), or named on a pile whose later unread
+    #: look was judged to be the same top: the zone they lie in.  Such a top bears a
+    #: "Spit!" though the reader does not name it there (``unnamed_tops``).
+    traced: dict[Card, str] = field(default_factory=dict)
 
 
 class Tracker:
@@ -250,6 +259,10 @@ class Tracker:
         #: A top the tracker believes, that the reader did not name but likes best with
         #: at least this probability in the frame, may bear a "Spit!" (``unnamed_tops``).
         self.liked_floor = 0.5
+        #: ... as may a top traced from its column (``_Round.traced``), unless the reader
+        #: all but names another face there: this likely (a 9 read as a 6 at 0.55 is no
+        #: reason to doubt where the one card in a hand went; dev game 2064).
+        self.traced_doubt = 0.9
         #: A column covered this long while it showed a card the reader named (or nothing)
         #: keeps that card for the referee (``busy``, ``settled_columns``): something lies over it,
         #: and a card taken from under it would show up in a hand or on a pile.
@@ -450,6 +463,7 @@ class Tracker:
             zone.untouched = zone.last_hidden < zone.accepted_at
             zone.read_at_last = (zone.accepted == ("face_up", None) and value[0] == "face_up"
                                  and zone.untouched)
+            zone.left_named = zone.accepted[0] == "face_up" and zone.accepted_named >= self.stable_frames
             zone.accepted, zone.candidate, zone.run = value, None, 0
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
@@ -756,7 +770,7 @@ class Tracker:
         rest on them."""
         return {name for name, zone in self._zones.items()
                 if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
-                and not self._liked_top(name, zone)}
+                and not self._liked_top(name, zone) and not self._traced_top(name, zone)}
 
     def sure_ranks(self) -> dict[str, frozenset[Rank]]:
         """The column tops the reader did not name, with the ranks they can be in this
@@ -794,6 +808,30 @@ class Tracker:
             if total >= self.rank_floor and (believed is None or believed.rank in ranks):
                 out[name] = frozenset(ranks)
         return out
+
+    def _sole_hand(self, card: Card, seat: Seat | None = None) -> bool:
+        """Is ``card``, named by the reader in its column before it left, the one card
+        in a hand (of ``seat``, if given) with no spit due: then wherever a card lands
+        unnamed next (of that seat's), it is this one."""
+        hand = self._in_hand.get(card)
+        if hand is None or not hand.named or self.spit_expected:
+            return False
+        return not any(other != card and (seat is None or held.seat == seat)
+                       for other, held in self._in_hand.items()) and not any(
+            seat is None or held.seat == seat for held in (*self._unknown_hands, *self._unseen_left))
+
+    def _traced_top(self, name: str, zone: _Zone) -> bool:
+        """Is the card we believe tops zone ``name`` one the reader named in its column
+        and that landed there unnamed as the one card in a hand (``_Round.traced``), with
+        the reader liking no other face there at ``traced_doubt`` or more?"""
+        if name in PILES:
+            cards = self._r.pile_cards["left" if name == "left" else "right"]
+            top = cards[-1] if cards else None
+        else:
+            top = zone.accepted[1]
+        return (top is not None and self._r.traced.get(top) == name
+                and not (zone.liked is not None and zone.liked != top
+                         and zone.liked_p >= self.traced_doubt))
 
     def _liked_top(self, name: str, zone: _Zone) -> bool:
         """Is the card we believe tops zone ``name`` the face the reader likes best there
@@ -1065,7 +1103,8 @@ class Tracker:
                     and f"{seat}{i}" not in changed_now):
                 # Seen in its new column (in an earlier frame) before it was seen leaving this one.
                 return [Move(t, self.round, seat, card, column, i)]
-        self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0))
+        self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0),
+                                      named=self._zones[name].left_named)
         return []
 
     def _covered_unread_top(self, card: Card) -> str | None:
@@ -1106,10 +1145,13 @@ class Tracker:
     def _column_arrival(self, t: float, seat: Seat, column: int, card: Card,
                         was_empty: bool, covered: Card | None = None) -> list[Tracked]:
         out: list[Tracked] = []
+        sole = self._sole_hand(card, seat)
         hand = self._in_hand.pop(card, None)
         if hand is not None:
             if hand.seat == seat and hand.column != column:
                 move = Move(t, self.round, seat, card, hand.column, column)
+                if sole:
+                    self._r.traced[card] = f"{seat}{column}"
                 if (covered is not None and covered not in self._in_hand
                         and self._where_pile(covered) is None):
                     # Laid on a card the camera saw there and never saw leave: a wrong move.
@@ -1497,6 +1539,10 @@ class Tracker:
             self._r.played_tops.add(f"{seat}{column}")
             self._located_cache = None
         if card is not None:
+            if self._sole_hand(card):
+                self._r.traced[card] = pile
+            else:
+                self._r.traced.pop(card, None)
             self._in_hand.pop(card, None)
             self._r.played_from[card] = (seat, column)
         play = Play(t, self.round, seat, card, pile, column)
@@ -1605,6 +1651,14 @@ class Tracker:
                 out += self._release_reveal(hand.seat, hand.column)
         if self._pending_spit and t - self._spit_since >= self.spit_window:
             if self._lone_unread_spit():
+                for lone in self._pending_spit:
+                    # the top it was taken for is still the card named there before (dev
+                    # game 2040: 8H, named on the left pile, read as QD 0.3 once a hand
+                    # had passed by, held the "Spit!" due back to the players' press)
+                    top = self._top(lone)
+                    if top is not None and (top in self._r.named_on_pile
+                                            or self._r.traced.get(top) == lone):
+                        self._r.traced[top] = lone
                 self._pending_spit.clear()
             else:
                 out += self._emit_spit(t)

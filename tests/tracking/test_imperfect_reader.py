@@ -239,11 +239,13 @@ def refereed(frames: list[tuple[float, dict[str, str]]], reread: tuple[str, ...]
 
 
 def test_no_spit_is_called_on_a_pile_card_the_reader_neither_named_nor_likes_best() -> None:
-    """A plays 9D on the 8H under a hand; the reader does not name the pile's new card and
-    likes B's QS (in plain view in its column) best for it, so the tracker takes 9D from
-    the hand.  Then A turns up 5C: nothing fits 9D or 2S, but no "Spit!" rests on a pile
-    card the reader would not pick itself -- until it likes 9D best (at least 50 %)."""
-    base = dict(BASE, left="empty", right="empty")
+    """A plays 9D, which the reader liked best in A2 but never named there, on the 8H
+    under a hand; the reader does not name the pile's new card and likes B's QS (in
+    plain view in its column) best for it, so the tracker takes 9D from the hand.  Then
+    A turns up 5C: nothing fits 9D or 2S, but no "Spit!" rests on a pile card the reader
+    would not pick itself -- until it likes 9D best (at least 50 %).  (A card named in
+    its column and the one card in a hand is another matter: ``test_stalls``.)"""
+    base = dict(BASE, A2="?9D:0.7,9H:0.2", left="empty", right="empty")
     frames = [(i / 30, base) for i in range(6)]
     frames += [(i / 30, dict(base, left="8H", right="2S")) for i in range(6, 16)]
     frames += [(i / 30, dict(base, A2="covered", left="covered", right="2S")) for i in range(16, 19)]

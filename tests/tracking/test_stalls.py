@@ -144,3 +144,55 @@ def test_a_card_laid_under_the_hands_just_before_the_slap_is_in_the_takes() -> N
                                 Referee(RefereeRules(first_round_cards=5)))
     takes = [call.event for call in calls if isinstance(call.event, Take)]
     assert sum(take.cards for take in takes) == 6  # 8H 9C 10C and 2S 3D 4D
+
+
+def _played_unread(also_held: bool = False, unread: str = "?JH:0.24,JD:0.1,QH:0.07",
+                   ) -> list[tuple[float, dict[str, str]]]:
+    """A lays 7H, named in A2, on 8H; the reader cannot name it on the pile (``unread``:
+    it likes JH a little).  A2 then turns up 4S, and nothing fits 7H or 2S.  With
+    ``also_held``, B lifts KH from B1 in the same moment (B1 shows empty) and puts it
+    back later."""
+    deal = dict(STUCK, A2="7H")
+    table = dict(deal, left="8H", right="2S")
+    lifted = {"A2": "covered", "left": "covered"} | ({"B1": "covered"} if also_held else {})
+    frames = [(i / 30, dict(deal)) for i in range(6)]
+    frames += [(i / 30, dict(table)) for i in range(6, 30)]
+    frames += [(i / 30, dict(table, **lifted)) for i in range(30, 36)]
+    frames += [(i / 30, dict(table, A2="down", left=unread, **({"B1": "empty"} if also_held else {})))
+               for i in range(36, 48)]
+    frames += [(i / 30, dict(table, A2="4S", left=unread)) for i in range(48, 90)]
+    return frames
+
+
+def test_a_card_named_in_its_column_and_laid_unread_as_the_one_card_in_a_hand_bears_the_call() -> None:
+    # dev game 2065: A's 7D, named in A3, laid on the right pile and read there only as
+    # JH 0.24; nothing else had left a column, so the pile's top could be no other
+    # card, yet the "Spit!" waited a second for the players' press.
+    called = stalls(_played_unread())
+    assert len(called) == 1 and 48 / 30 < called[0] < 60 / 30
+    # So it does when the reader likes another face best, short of all but naming it
+    # (dev game 2064: 9C, the one card in a hand, read as 6S 0.55 on the pile) ...
+    assert stalls(_played_unread(unread="?6H:0.6,7H:0.3")) == called
+    # ... but not when it all but names another card there,
+    assert stalls(_played_unread(unread="?JH:0.95,7H:0.03")) == []
+    # nor with B's KH in a hand as well: the unread card might be either.
+    assert stalls(_played_unread(also_held=True)) == []
+
+
+def test_a_card_named_in_its_column_and_moved_unread_into_an_empty_one_bears_the_call() -> None:
+    # dev game 2065: A's KC, named in A5, moved into the empty A1 and read there only
+    # as JC 0.34, QC 0.14 or KC 0.13; the "Spit!" due waited for the players' press.
+    deal = dict(STUCK, A1="9C", A2="KD")
+    table = dict(deal, left="8H", right="2S")
+    frames = [(i / 30, dict(deal)) for i in range(6)]
+    frames += [(i / 30, dict(table)) for i in range(6, 30)]
+    frames += [(i / 30, dict(table, A1="covered", left="covered")) for i in range(30, 36)]
+    table.update(A1="empty", left="9C")
+    frames += [(i / 30, dict(table)) for i in range(36, 50)]
+    frames += [(i / 30, dict(table, A1="covered", A2="covered")) for i in range(50, 56)]
+    table.update(A1="?JD:0.3,QD:0.2,KD:0.1", A2="down")
+    frames += [(i / 30, dict(table)) for i in range(56, 66)]
+    table.update(A2="4S")
+    frames += [(i / 30, dict(table)) for i in range(66, 100)]
+    called = stalls(frames)
+    assert len(called) == 1 and 66 / 30 < called[0] < 78 / 30
