@@ -809,12 +809,25 @@ class Tracker:
                 out[name] = frozenset(ranks)
         return out
 
-    def _sole_hand(self, card: Card, seat: Seat | None = None) -> bool:
+    def _sole_hand(self, card: Card, seat: Seat | None = None, source: str | None = None) -> bool:
         """Is ``card``, named by the reader in its column before it left, the one card
         in a hand (of ``seat``, if given) with no spit due: then wherever a card lands
-        unnamed next (of that seat's), it is this one."""
+        unnamed next (of that seat's), it is this one.  A card laid before its column
+        (``source``) was seen without it counts when the reader named it there and no
+        other column is hidden or changing (dev game 2040: B's 4S, named in B5, laid
+        on 3S and read there only as 5S 0.15, 6S 0.14 or 7S 0.14)."""
+        if self.spit_expected:
+            return False
         hand = self._in_hand.get(card)
-        if hand is None or not hand.named or self.spit_expected:
+        if hand is None:
+            zone = self._zones.get(source) if source is not None else None
+            if (zone is None or zone.accepted != ("face_up", card)
+                    or zone.accepted_named < self.stable_frames
+                    or any(other.covered or other.candidate is not None
+                           for name, other in self._zones.items()
+                           if name in COLUMN_ZONES and name != source)):
+                return False
+        elif not hand.named:
             return False
         return not any(other != card and (seat is None or held.seat == seat)
                        for other, held in self._in_hand.items()) and not any(
@@ -1539,7 +1552,7 @@ class Tracker:
             self._r.played_tops.add(f"{seat}{column}")
             self._located_cache = None
         if card is not None:
-            if self._sole_hand(card):
+            if self._sole_hand(card, source=f"{seat}{column}"):
                 self._r.traced[card] = pile
             else:
                 self._r.traced.pop(card, None)

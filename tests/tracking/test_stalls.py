@@ -147,19 +147,21 @@ def test_a_card_laid_under_the_hands_just_before_the_slap_is_in_the_takes() -> N
 
 
 def _played_unread(also_held: bool = False, unread: str = "?JH:0.24,JD:0.1,QH:0.07",
-                   ) -> list[tuple[float, dict[str, str]]]:
+                   early: bool = False) -> list[tuple[float, dict[str, str]]]:
     """A lays 7H, named in A2, on 8H; the reader cannot name it on the pile (``unread``:
     it likes JH a little).  A2 then turns up 4S, and nothing fits 7H or 2S.  With
     ``also_held``, B lifts KH from B1 in the same moment (B1 shows empty) and puts it
-    back later."""
+    back later.  With ``early``, the pile shows the card while A2 is still covered."""
     deal = dict(STUCK, A2="7H")
     table = dict(deal, left="8H", right="2S")
     lifted = {"A2": "covered", "left": "covered"} | ({"B1": "covered"} if also_held else {})
     frames = [(i / 30, dict(deal)) for i in range(6)]
     frames += [(i / 30, dict(table)) for i in range(6, 30)]
     frames += [(i / 30, dict(table, **lifted)) for i in range(30, 36)]
+    if early:
+        frames += [(i / 30, dict(table, A2="covered", left=unread)) for i in range(36, 42)]
     frames += [(i / 30, dict(table, A2="down", left=unread, **({"B1": "empty"} if also_held else {})))
-               for i in range(36, 48)]
+               for i in range(42 if early else 36, 48)]
     frames += [(i / 30, dict(table, A2="4S", left=unread)) for i in range(48, 90)]
     return frames
 
@@ -173,6 +175,9 @@ def test_a_card_named_in_its_column_and_laid_unread_as_the_one_card_in_a_hand_be
     # So it does when the reader likes another face best, short of all but naming it
     # (dev game 2064: 9C, the one card in a hand, read as 6S 0.55 on the pile) ...
     assert stalls(_played_unread(unread="?6H:0.6,7H:0.3")) == called
+    # ... and when the pile shows it before its column is seen without it, the reader
+    # listing it among its faint likes there (dev game 2040: B's 4S laid on 3S) ...
+    assert stalls(_played_unread(unread="?8S:0.3,5D:0.2,7H:0.1", early=True)) == called
     # ... but not when it all but names another card there,
     assert stalls(_played_unread(unread="?JH:0.95,7H:0.03")) == []
     # nor with B's KH in a hand as well: the unread card might be either.
