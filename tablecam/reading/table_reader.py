@@ -229,6 +229,7 @@ class _ZoneMemory:
     # ... when last read with nothing over it (what a card laid under a hand changed)
     bare: npt.NDArray[np.uint8] | None = None
     confirm_at: int | None = None  # the frame at which a change is read once more
+    named: ZoneObservation | None = None  # a column's last reading that named its top
 
 
 def _ring(patch: npt.NDArray[np.uint8], top: int, bottom: int, left: int, right: int,
@@ -548,6 +549,7 @@ class TableReader:
                 readings.update(self._read_zones(image, geometry, missing))
         else:
             readings = self._read_zones(image, geometry, to_read) if to_read else {}
+        self._still_there(image, readings)
         for zone, (observation, cards) in readings.items():
             self._memory[zone].observation = observation
             self._memory[zone].cards = cards
@@ -872,6 +874,39 @@ class TableReader:
             readings[zone] = (observation, [SeenCard(observation.corners, observation.card,
                                                      observation.confidence, True, zone, False,
                                                      observation.candidates)])
+
+    def _still_there(self, image: npt.NDArray[np.uint8],
+                     readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
+        """A column read afresh, in plain view, as anything but the card it last named
+        is read once more through that card's outline: when the reader names the same
+        card there, it is still there (a column's top only leaves by a hand lifting it,
+        and a card laid on it would cover its index), and that reading stands.  A read
+        made as a hand leaves can outline a piece of the column (dev game 2061: QH on
+        four backs, a hand passing by; the backs' edges below it were outlined with its
+        foot and read as a back for 5 s, and a "Spit!" was held back to the players'
+        press)."""
+        todo: list[tuple[ZoneId, ZoneObservation]] = []
+        for zone, (observation, _) in readings.items():
+            if zone not in COLUMN_IDS or observation.state == "covered" or observation.under_hand:
+                continue
+            memory = self._memory[zone]
+            if observation.card is not None and observation.corners is not None:
+                memory.named = observation
+            elif memory.named is not None:
+                todo.append((zone, memory.named))
+        if not todo:
+            return
+        reads = self.classifier.read([warp_card(image, named.corners) for _, named in todo
+                                      if named.corners is not None])
+        for (zone, named), r in zip(todo, reads, strict=True):
+            if r.kind != "face" or r.card != named.card:
+                self._memory[zone].named = None  # gone
+                continue
+            assert named.corners is not None
+            candidates = tuple(getattr(r, "candidates", ()))
+            seen = SeenCard(named.corners, r.card, float(r.confidence), True, zone, False, candidates)
+            readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence), named.corners,
+                                              candidates), [seen])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:

@@ -901,3 +901,48 @@ def test_the_ring_round_a_zone_and_its_median_colour_are_those_of_a_mask() -> No
         if len(ring):
             assert np.array_equal(_channel_medians(ring),
                                   np.median(patch[mask], axis=0).astype(np.float32))
+
+
+def _a2_after_a_hand(monkeypatch: pytest.MonkeyPatch, gone: bool) -> Any:
+    """A dealt table read; a hand passes over A2 and leaves, and the finder outlines only
+    the foot of whatever lies there, which the reader takes for a back (as the network
+    read QH's foot with the backs' edges below it, dev game 2061).  With ``gone``, A2's
+    card was lifted meanwhile and a back shows in its place.  A2 as read after the hand."""
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    scene = spit_deal_scene(UP, seed=14)
+    reader = TableReader(NoCardIsABack())
+    assert reader.read(_frame(0.0, scene.image)).zones["A2"].card == UP[1]
+    corners = scene.truth["A2"][0]
+    hand = _hand(scene.image, corners.mean(axis=0))
+    after = scene.image.copy()
+    if gone:
+        paste(after, plain_back(), tuple(corners.mean(axis=0)), 0.0,
+              float(np.linalg.norm(corners[1] - corners[0])))
+    for k, image in enumerate((hand, hand)):
+        assert reader.read(_frame(0.1 * (k + 1), image)).zones["A2"].state == "covered"
+    geometry = reader.geometry
+    assert geometry is not None
+    x0, y0, _, _ = geometry.zone_box("A2", scene.image.shape, margin=0.4)
+    # its lower half and the cloth below it
+    down = corners[[3, 2]] - corners[:2]
+    foot = np.concatenate([corners[:2] + 0.5 * down, corners[2:] + 0.3 * down[::-1]])
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
+        FoundCard((foot - np.array([x0, y0], np.float32)).astype(np.float32), 0.9, False, False)])
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
+    reader.read(_frame(0.3, after))
+    return reader.read(_frame(0.4, after)).zones["A2"]
+
+
+def test_a_column_misread_after_a_hand_is_still_the_card_its_outline_shows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2061: a back was read for 5 s where QH lay in plain view, and a "Spit!"
+    # waited for the players' press; the outline QH was named in still shows it
+    observed = _a2_after_a_hand(monkeypatch, gone=False)
+    assert (observed.state, observed.card) == ("face_up", UP[1])
+
+
+def test_a_column_whose_card_was_lifted_is_not_kept_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    observed = _a2_after_a_hand(monkeypatch, gone=True)
+    assert observed.state == "face_down" and observed.card is None
