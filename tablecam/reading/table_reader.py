@@ -885,27 +885,26 @@ class TableReader:
         four backs, a hand passing by; the backs' edges below it were outlined with its
         foot and read as a back for 5 s, and a "Spit!" was held back to the players'
         press)."""
-        todo: list[tuple[ZoneId, ZoneObservation]] = []
+        todo: list[tuple[ZoneId, Card, npt.NDArray[np.float32]]] = []
         for zone, (observation, _) in readings.items():
             if zone not in COLUMN_IDS or observation.state == "covered" or observation.under_hand:
                 continue
             memory = self._memory[zone]
             if observation.card is not None and observation.corners is not None:
                 memory.named = observation
-            elif memory.named is not None:
-                todo.append((zone, memory.named))
+            elif (named := memory.named) is not None:
+                assert named.card is not None and named.corners is not None
+                todo.append((zone, named.card, named.corners))
         if not todo:
             return
-        reads = self.classifier.read([warp_card(image, named.corners) for _, named in todo
-                                      if named.corners is not None])
-        for (zone, named), r in zip(todo, reads, strict=True):
-            if r.kind != "face" or r.card != named.card:
+        reads = self.classifier.read([warp_card(image, corners) for _, _, corners in todo])
+        for (zone, card, corners), r in zip(todo, reads, strict=True):
+            if r.kind != "face" or r.card != card:
                 self._memory[zone].named = None  # gone
                 continue
-            assert named.corners is not None
             candidates = tuple(getattr(r, "candidates", ()))
-            seen = SeenCard(named.corners, r.card, float(r.confidence), True, zone, False, candidates)
-            readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence), named.corners,
+            seen = SeenCard(corners, card, float(r.confidence), True, zone, False, candidates)
+            readings[zone] = (ZoneObservation("face_up", card, float(r.confidence), corners,
                                               candidates), [seen])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,

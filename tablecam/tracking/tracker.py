@@ -834,9 +834,9 @@ class Tracker:
             seat is None or held.seat == seat for held in (*self._unknown_hands, *self._unseen_left))
 
     def _traced_top(self, name: str, zone: _Zone) -> bool:
-        """Is the card we believe tops zone ``name`` one the reader named in its column
-        and that landed there unnamed as the one card in a hand (``_Round.traced``), with
-        the reader liking no other face there at ``traced_doubt`` or more?"""
+        """Is the card we believe tops zone ``name`` one traced there (``_Round.traced``:
+        named in its column and laid as the one card in a hand, or named on this pile
+        before), with the reader liking no other face there at ``traced_doubt`` or more?"""
         if name in PILES:
             cards = self._r.pile_cards["left" if name == "left" else "right"]
             top = cards[-1] if cards else None
