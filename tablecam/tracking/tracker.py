@@ -833,15 +833,15 @@ class Tracker:
                        for other, held in self._in_hand.items()) and not any(
             seat is None or held.seat == seat for held in (*self._unknown_hands, *self._unseen_left))
 
+    def _believed_top(self, name: str, zone: _Zone) -> Card | None:
+        """The card we believe tops zone ``name``: a pile's last card, a column's accepted one."""
+        return self._top("left" if name == "left" else "right") if name in PILES else zone.accepted[1]
+
     def _traced_top(self, name: str, zone: _Zone) -> bool:
         """Is the card we believe tops zone ``name`` one traced there (``_Round.traced``:
         named in its column and laid as the one card in a hand, or named on this pile
         before), with the reader liking no other face there at ``traced_doubt`` or more?"""
-        if name in PILES:
-            cards = self._r.pile_cards["left" if name == "left" else "right"]
-            top = cards[-1] if cards else None
-        else:
-            top = zone.accepted[1]
+        top = self._believed_top(name, zone)
         return (top is not None and self._r.traced.get(top) == name
                 and not (zone.liked is not None and zone.liked != top
                          and zone.liked_p >= self.traced_doubt))
@@ -849,11 +849,7 @@ class Tracker:
     def _liked_top(self, name: str, zone: _Zone) -> bool:
         """Is the card we believe tops zone ``name`` the face the reader likes best there
         now (it did not name it, but would pick no other)?"""
-        if name in PILES:
-            cards = self._r.pile_cards["left" if name == "left" else "right"]
-            top = cards[-1] if cards else None
-        else:
-            top = zone.accepted[1]
+        top = self._believed_top(name, zone)
         return (top is not None and zone.liked == top and zone.liked_p >= self.liked_floor
                 and zone.last_agree >= self._last_t)
 
@@ -1669,8 +1665,7 @@ class Tracker:
                     # game 2040: 8H, named on the left pile, read as QD 0.3 once a hand
                     # had passed by, held the "Spit!" due back to the players' press)
                     top = self._top(lone)
-                    if top is not None and (top in self._r.named_on_pile
-                                            or self._r.traced.get(top) == lone):
+                    if top is not None and top in self._r.named_on_pile:
                         self._r.traced[top] = lone
                 self._pending_spit.clear()
             else:
