@@ -161,6 +161,10 @@ UNDER_HAND_HINT: Final = 0.8
 UNDER_HAND_LOOKS: Final = 8
 UNDER_HAND_ARM: Final = 0.25
 UNDER_HAND_CHANGE: Final = 0.25
+#: A pile read as its old top: the share of another outline there that must have
+#: changed since the pile named that top for it to be read as a new one
+#: (``TableReader._new_tops``).
+NEW_TOP_CHANGE: Final = 0.2
 
 
 class _Read(Protocol):
@@ -229,7 +233,10 @@ class _ZoneMemory:
     # ... when last read with nothing over it (what a card laid under a hand changed)
     bare: npt.NDArray[np.uint8] | None = None
     confirm_at: int | None = None  # the frame at which a change is read once more
-    named: ZoneObservation | None = None  # a column's last reading that named its top
+    # the zone's last reading that named its top in plain view (``_still_there``,
+    # ``_new_tops``), and for a pile its crop then
+    named: ZoneObservation | None = None
+    named_crop: npt.NDArray[np.uint8] | None = None
 
 
 def _ring(patch: npt.NDArray[np.uint8], top: int, bottom: int, left: int, right: int,
@@ -555,6 +562,9 @@ class TableReader:
             self._memory[zone].cards = cards
             if observation.state != "covered" and not observation.under_hand:
                 self._memory[zone].bare = self._memory[zone].crop
+                if zone in PILE_ZONES and observation.card is not None:
+                    self._memory[zone].named = observation
+                    self._memory[zone].named_crop = self._memory[zone].crop
             zones[zone] = observation
             if observation.state == "face_up" and (observation.card is not None
                                                    or observation.confidence >= CONFIRM_BELOW):
@@ -582,12 +592,17 @@ class TableReader:
         reaching in from outside the crop (an arm) lies over the zone and the zone itself
         changed, its top is looked for by its four sides.  A face the reader names there
         is that frame's reading and becomes the zone's (the next frame, if still and like
-        this one, is not read again).  While an arm is over the zone, the new top's
+        this one, is not read again), unless it is the top the pile showed before: then
+        the other outlines found by their sides are read too, as ``_new_tops`` does, and
+        a new card one of them names surely stands instead; the old top stands for that
+        frame only.  While an arm is over the zone, the new top's
         visible corner may still name it (``_under_hand``): that frame's reading only.
         Anything else (a hand, a card still held) stays ``covered`` and leaves the zone's
         memory alone."""
         looks: list[tuple[ZoneId, npt.NDArray[np.float32], npt.NDArray[np.uint8]]] = []
         hidden: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []  # outlines under a hand
+        # other outlines of a pile's top, where the pile changed since it named its top
+        others: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
         for zone in zones:
             before = self._memory[zone].crop
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -605,6 +620,7 @@ class TableReader:
                 continue
             under_arm = reach > GLIMPSE_REACH
             bare = self._memory[zone].bare
+            since_bare = None
             if bare is not None and bare.shape == crop.shape:
                 since_bare = changed if bare is before else _changed(bare, crop)
                 if _under_arm(since_bare, inner)[0] > GLIMPSE_REACH:
@@ -627,6 +643,7 @@ class TableReader:
             tops = _zone_tops(crop, offset, geometry, zone)
             if tops:
                 looks.append((zone, tops[0], crop))
+                others += self._changed_since_named(zone, crop, offset, tops[1:])
         if not looks and not hidden:
             return {}
         reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks]
@@ -634,20 +651,41 @@ class TableReader:
         # every card is unique: one another zone shows in this frame is not here
         shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
         out = self._named_under_hand(hidden, reads[len(looks):], shown, hints=True)
+        # the piles whose top's outline shows the top they last named: the other outlines
+        old_tops = {zone for (zone, _, _), r in zip(looks, reads, strict=False)
+                    if (named := self._memory[zone].named) is not None and r.card == named.card}
+        others = [(zone, c) for zone, c in others if zone in old_tops]
+        new = self._new_cards(others, self.classifier.read(
+            [warp_card(image, corners) for _, corners in others]) if others else [], shown)
         for (zone, corners, crop), r in zip(looks, reads[:len(looks)], strict=True):
-            if r.kind == "face" and r.card is not None and r.card not in shown:
-                candidates = tuple(getattr(r, "candidates", ()))
-                out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
-                                            candidates)
-                # it stands as the zone's reading: the next frame, if still and like this
-                # one, needs no read of its own
-                memory = self._memory[zone]
-                memory.crop = memory.bare = crop.copy()  # (a crop of whole rows is a view)
-                memory.at_read = memory.previous
-                memory.observation = out[zone]
-                memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
-                                         False, candidates)]
-                memory.confirm_at = None
+            if r.kind != "face" or r.card is None or r.card in shown:
+                continue
+            old = self._memory[zone].named
+            if old is not None and r.card == old.card:
+                if zone not in new:
+                    # the old top, in plain view: that frame's reading only, so that the
+                    # next still frame is compared with the pile as last read bare
+                    out[zone] = ZoneObservation("face_up", r.card, float(r.confidence),
+                                                corners, tuple(getattr(r, "candidates", ())))
+                    continue
+                # another outline there shows a new card (``_new_tops``).  (Not when the
+                # top's outline names no card: it may be the new card, unsure, and
+                # another outline a card confidently misread; dev game 2060: AS read
+                # unnamed, at 0.87, and an outline a little off it as AC at 0.98.)
+                _, _, corners, r = new[zone]
+            assert r.card is not None
+            candidates = tuple(getattr(r, "candidates", ()))
+            out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
+                                        candidates)
+            # it stands as the zone's reading: the next frame, if still and like this
+            # one, needs no read of its own
+            memory = self._memory[zone]
+            memory.crop = memory.bare = memory.named_crop = crop.copy()  # (not a view)
+            memory.at_read = memory.previous
+            memory.observation = memory.named = out[zone]
+            memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
+                                     False, candidates)]
+            memory.confirm_at = None
         return out
 
     def _named_under_hand(self, hidden: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
@@ -845,8 +883,80 @@ class TableReader:
                 searched[zone] += _tops_in(image, geometry, zone, fine=True)
         self._look_again(image, geometry, result, searched)
         if quick and pile_tops:
+            self._new_tops(image, geometry, result, searched)
             self._read_under_hands(image, geometry, result, befores)
         return result
+
+    def _new_tops(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                  readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
+                  searched: Mapping[ZoneId, list[npt.NDArray[np.float32]]]) -> None:
+        """A pile read afresh as the card it last named is read through the other
+        outlines found there by their four sides (``searched``), where the pile changed
+        since it named that card (``_changed_since_named``).  A card only leaves a pile by a
+        takeback, which shows the card below; so one of those outlines naming another
+        card surely (``UNDER_HAND_CONFIDENCE``), the one card named that way, is the top
+        laid since.  A card laid turned across the old top leaves the old top's sides
+        showing beside and through it, and the old top's outline can be the best
+        supported (dev game 2060: 5H laid turned on 4H, read as 4H until the next play,
+        0.7 s later)."""
+        todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        for zone, outlines in searched.items():
+            named = self._memory[zone].named
+            if named is None or readings[zone][0].card != named.card:
+                continue
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
+            todo += self._changed_since_named(zone, image[y0:y1, x0:x1],
+                                              np.array([x0, y0], np.float32), outlines)
+        if not todo:
+            return
+        reads = self.classifier.read([warp_card(image, c) for _, c in todo])
+        # every card is unique: one another zone shows is not here (a pile's own reading
+        # is its old top, which is no new card anyway)
+        shown = {o.card for o, _ in readings.values() if o.card is not None}
+        shown |= {m.observation.card for z, m in self._memory.items()
+                  if z not in readings and m.observation is not None
+                  and m.observation.card is not None}
+        for zone, (card, confidence, corners, r) in self._new_cards(todo, reads, shown).items():
+            candidates = tuple(getattr(r, "candidates", ()))
+            seen = SeenCard(corners, card, confidence, True, zone, False, candidates)
+            readings[zone] = (ZoneObservation("face_up", card, confidence, corners, candidates),
+                              [seen, *readings[zone][1]])
+
+    def _changed_since_named(self, zone: ZoneId, crop: npt.NDArray[np.uint8],
+                             offset: npt.NDArray[np.float32],
+                             outlines: Sequence[npt.NDArray[np.float32]],
+                             ) -> list[tuple[ZoneId, npt.NDArray[np.float32]]]:
+        """Those of a pile's ``outlines`` (in image pixels; ``crop`` is the pile's crop
+        now, at ``offset``) of which ``NEW_TOP_CHANGE`` or more changed since the pile
+        last named its top.  (Not since it was last read bare: a still hand over it can
+        be read as a face.)"""
+        then = self._memory[zone].named_crop
+        if not outlines or then is None or then.shape != crop.shape:
+            return []
+        changed = _changed(then, crop)
+        return [(zone, c) for c in outlines if _share_inside(changed, c - offset) >= NEW_TOP_CHANGE]
+
+    def _new_cards(self, looks: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
+                   reads: Sequence[_Read], shown: set[Card],
+                   ) -> dict[ZoneId, tuple[Card, float, npt.NDArray[np.float32], _Read]]:
+        """Per pile, the one card other than the top it last named that the reads through
+        ``looks`` name surely (``UNDER_HAND_CONFIDENCE``), when it is not in ``shown``
+        (cards other zones show); a pile whose looks name two such cards has none."""
+        names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
+        for (zone, corners), r in zip(looks, reads, strict=True):
+            old = self._memory[zone].named
+            if (r.kind == "face" and r.card is not None and old is not None
+                    and r.card != old.card and float(r.confidence) >= UNDER_HAND_CONFIDENCE):
+                best = names.setdefault(zone, {}).get(r.card)
+                if best is None or float(r.confidence) > best[0]:
+                    names[zone][r.card] = (float(r.confidence), corners, r)
+        out: dict[ZoneId, tuple[Card, float, npt.NDArray[np.float32], _Read]] = {}
+        for zone, found in names.items():
+            if len(found) == 1:
+                ((card, (confidence, corners, r)),) = found.items()
+                if card not in shown:
+                    out[zone] = (card, confidence, corners, r)
+        return out
 
     def _read_under_hands(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
@@ -1301,6 +1411,14 @@ def _under_hand(crop: npt.NDArray[np.uint8], changed: npt.NDArray[np.uint8],
             if len(outlines) >= UNDER_HAND_LOOKS:
                 return outlines
     return outlines
+
+
+def _share_inside(mask: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32]) -> float:
+    """The mean of a 0/1 mask inside a quad (in the mask's pixels; 0 for none inside)."""
+    inside = np.zeros(mask.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.rint(quad).astype(np.int32), 1)
+    count = int(inside.sum())
+    return float(mask[inside > 0].sum()) / count if count else 0.0
 
 
 def _iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:

@@ -19,6 +19,7 @@ from tablecam.reading.table_reader import (
     RELOCATE_EVERY,
     TableReader,
 )
+from tablecam.reading.warp import order_corners
 
 
 @dataclass(frozen=True)
@@ -946,3 +947,70 @@ def test_a_column_misread_after_a_hand_is_still_the_card_its_outline_shows(
 def test_a_column_whose_card_was_lifted_is_not_kept_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
     observed = _a2_after_a_hand(monkeypatch, gone=True)
     assert observed.state == "face_down" and observed.card is None
+
+
+class IndexReader(TemplateReader):
+    """Reads a card view by its index alone, as the network does: the nearest template
+    by the view's top left corner, or its bottom right one turned, whichever is nearer.
+    A card lying across the view's middle does not change its name."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        reads = []
+        for view in cards:
+            self.views_read += 1
+            v = view.astype(np.float32)
+            corners = (v[:50, :35], np.rot90(v, 2)[:50, :35])
+            errors = [min(float(np.abs(c - t[:50, :35]).mean()) for c in corners)
+                      for t, _ in self.templates]
+            best = int(np.argmin(errors))
+            card = self.templates[best][1]
+            if errors[best] > self.sure:
+                reads.append(Read(None, 0.5, "face"))
+            else:
+                reads.append(Read(card, 0.99, "face" if card is not None else "back"))
+        return reads
+
+
+def _pile_after_a_hand(monkeypatch: pytest.MonkeyPatch, laid: bool) -> list[Any]:
+    """The left pile shows 4H still, with KD below it (its foot in view); a hand comes over it and leaves,
+    having laid 5H turned across 4H (with ``laid``) or nothing.  The search for a top's
+    four sides ranks 4H's outline first and the other card's after it (as in dev game
+    2060, where 4H's sides showed beside and through 5H), and what changed is not
+    card-shaped (white on white).  The pile as read in the frames after the hand."""
+    from tablecam.reading import table_reader
+
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(IndexReader(sure=34))
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    below, old, new = Card.parse("KD"), Card.parse("4H"), Card.parse("5H")
+    pile = scene.image.copy()
+    below_corners = paste(pile, plain_face(below), (cx + 6, cy + 40), 4.0, 75.6)
+    old_corners = paste(pile, plain_face(old), (cx, cy), 0.0, 75.6)
+    after = pile.copy()
+    new_corners = paste(after, plain_face(new), (cx + 10, cy + 6), 28.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", old)
+    for k, image in enumerate((_hand(pile, np.array([cx, cy])), _hand(after, np.array([cx, cy])))):
+        reader.read(_frame(0.1 + k / 30, image))
+    other = new_corners if laid else below_corners
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [
+        order_corners(old_corners), order_corners(other)])
+    monkeypatch.setattr(table_reader, "_card_shaped", lambda *args, **kwargs: None)
+    shown = after if laid else pile
+    return [reader.read(_frame(0.2 + k / 30, shown)).zones["left"] for k in range(3)]
+
+
+def test_a_card_laid_turned_across_the_old_top_is_read_though_the_old_outline_shows_best(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2060: 5H laid on 4H was read as 4H until the next play, 0.7 s later
+    seen = _pile_after_a_hand(monkeypatch, laid=True)
+    assert [(o.state, o.card) for o in seen] == [("face_up", Card.parse("5H"))] * 3
+
+
+def test_a_card_lower_in_the_pile_is_not_taken_for_a_new_top(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hand laid nothing: the outline of KD, below 4H, did not change
+    seen = _pile_after_a_hand(monkeypatch, laid=False)
+    assert [(o.state, o.card) for o in seen] == [("face_up", Card.parse("4H"))] * 3
