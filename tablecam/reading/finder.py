@@ -1280,6 +1280,12 @@ TOP_SIDE_SUPPORT: Final = 0.8
 #: perspective) and these shares of the pile's expected card width, then fitted.
 TOP_ASPECTS: Final = (1.36, 1.48)
 TOP_SCALES: Final = (0.97, 1.04)
+#: When no outline shows four whole sides, a pile's top may show three, and the fourth
+#: faintly: a pale card on pale cards over a cloth of much their shade (dev game 2065,
+#: 3C on 2H on a grey dotted cloth: one side on edges at 0.65, read as covered for 2 s
+#: in plain view).  ``find_pile_tops(faint=...)``.
+FAINT_SIDE_SUPPORT: Final = 0.6
+FAINT_OTHER_SIDES: Final = 0.9
 #: How many of the best-supported rough outlines are fitted to the edges.
 TOP_FITTED: Final = 12
 
@@ -1292,7 +1298,8 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
 
 
 def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool = False,
-                   aspects: Sequence[float] = TOP_ASPECTS) -> list[FoundCard]:
+                   aspects: Sequence[float] = TOP_ASPECTS,
+                   faint: list[FoundCard] | None = None) -> list[FoundCard]:
     """Card-sized outlines whose four sides all lie on edges, the likeliest top card of
     a messy pile first (best supported), then other such outlines that overlap it.
 
@@ -1308,7 +1315,9 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     ``image`` is best a crop around the pile (BGR).  Straight edges are looked for at
     half size when the card stays 24 pixels wide, unless ``fine``: a card's thin printed
     border over the white cards below can vanish at half size.  ``aspects``: the card
-    shapes (long side over short) tried, when the deck's is known.
+    shapes (long side over short) tried, when the deck's is known.  When no outline has
+    four whole sides, those with three (``FAINT_OTHER_SIDES``) and the fourth at least
+    ``FAINT_SIDE_SUPPORT`` on edges are put in ``faint`` (when given), in the same order.
     """
     if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
         return []
@@ -1355,9 +1364,24 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
             shaped.append(quad)
     kept: list[tuple[float, float, Quad]] = []
     if shaped:
-        for quad, sides in zip(shaped, _sides_on_edges(np.stack(shaped), tight), strict=True):
+        on_edges = _sides_on_edges(np.stack(shaped), tight)
+        for quad, sides in zip(shaped, on_edges, strict=True):
             if float(sides.min()) >= TOP_SIDE_SUPPORT:
                 kept.append((float(sides.min()), float(sides.mean()), quad))
+        if not kept and faint is not None:
+            three = []
+            for quad, sides in zip(shaped, on_edges, strict=True):
+                weakest, next_weakest = np.sort(sides)[:2]
+                if weakest >= FAINT_SIDE_SUPPORT and next_weakest >= FAINT_OTHER_SIDES:
+                    three.append((float(weakest), float(sides.mean()), quad))
+            faint += _best_outlines(image, three)
+    return _best_outlines(image, kept)
+
+
+def _best_outlines(image: npt.NDArray[np.uint8], kept: list[tuple[float, float, Quad]],
+                   ) -> list[FoundCard]:
+    """Outlines given with their weakest and mean side support, best supported first,
+    each card once."""
     kept.sort(key=lambda k: k[:2], reverse=True)
     tops: list[FoundCard] = []
     for _, mean, quad in kept:

@@ -781,6 +781,8 @@ class TableReader:
             if zone in PILE_ZONES and bare is not None and bare.shape == crop.shape:
                 befores[zone] = (bare, crop, offset)
             cards = []
+            # a pile's outlines with three whole sides and a faint fourth, when none has four
+            faint: list[npt.NDArray[np.float32]] = []
             arrived = None  # the outline of a card that just arrived, from what changed
             if before is not None and before.shape == crop.shape:
                 arrived = _arrived_card(before, crop, geometry.card_width)
@@ -804,7 +806,7 @@ class TableReader:
                 # the players pressed spit): its sides are then looked for at full size
                 # (slower, so only then).
                 tops = (_zone_tops(crop, offset, geometry, zone)
-                        or _zone_tops(crop, offset, geometry, zone, fine=True))
+                        or _zone_tops(crop, offset, geometry, zone, fine=True, faint=faint))
                 searched[zone] = tops[1:]
                 if tops:
                     found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
@@ -831,6 +833,15 @@ class TableReader:
                         continue  # the card that just arrived, already listed
                     under = under or overlap > 0.04
                 cards.append(FoundCard(corners, f.score, under, f.face_up))
+            if not cards and faint:
+                # Nothing found, but a card-sized outline shows three whole sides and a
+                # faint fourth: a pale card laid on pale cards over a cloth of much their
+                # shade, the side over the card below it scarcely drawn (dev game 2065,
+                # grey dots: 3C in plain view on 2H read as covered for 2 s).  Only
+                # then: a faint outline that reads as no card kept the finder's card
+                # from 2065's pile (5C read as an unnamed face).
+                cards.append(FoundCard(faint[0], 1.0, False, True))
+                searched[zone] = faint[1:]
             if (not cards and zone not in PILE_ZONES and self._table_colour is not None
                     and self._foreign_fraction(image, geometry, zone) > COVER_FRACTION):
                 # Something lies in the column, but no outline fits a card: the top card
@@ -1337,12 +1348,23 @@ def _crosswise(corners: npt.NDArray[np.float32], geometry: TableGeometry, zone: 
 
 def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
                geometry: TableGeometry, zone: ZoneId, fine: bool = False,
+               faint: list[npt.NDArray[np.float32]] | None = None,
                ) -> list[npt.NDArray[np.float32]]:
     """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
     the other outlines that overlap it; none when the likeliest shows no paper (a pile's
-    top shows a face) or lies outside the zone."""
-    tops = [(t.corners + offset, t.face_up)
-            for t in find_pile_tops(crop, geometry.card_width, fine=fine)]
+    top shows a face) or lies outside the zone.  The outlines with three whole sides
+    and a faint fourth go into ``faint`` (when given) the same way, when none has four."""
+    three: list[FoundCard] | None = [] if faint is not None else None
+    found = find_pile_tops(crop, geometry.card_width, fine=fine, faint=three)
+    if faint is not None and three:
+        faint += _pile_outlines(three, offset, geometry, zone)
+    return _pile_outlines(found, offset, geometry, zone)
+
+
+def _pile_outlines(found: Sequence[FoundCard], offset: npt.NDArray[np.float32],
+                   geometry: TableGeometry, zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+    """``_zone_tops`` of the outlines ``find_pile_tops`` gave."""
+    tops = [(t.corners + offset, t.face_up) for t in found]
     if not tops or not tops[0][1] or not _belongs(geometry, zone, tops[0][0]):
         return []
     first = tops[0][0]

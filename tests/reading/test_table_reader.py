@@ -532,6 +532,19 @@ def test_a_white_card_laid_on_white_cards_on_wood_is_read() -> None:
     assert (observed.state, observed.card) == ("face_up", Card.parse("10H"))
 
 
+def test_a_pale_card_on_pale_cards_over_a_cloth_of_their_shade_is_read() -> None:
+    """A frame of a rendered dev game (grey dotted cloth): 3C laid squarely on 2H, both
+    pale grey in that light.  3C's top side shows on edges at 0.65 of its length, and no
+    outline showed four whole sides: the pile read as covered for 2 s in plain view,
+    and the play was reported 2.6 s late."""
+    from tablecam.reading.classifier import CardClassifier
+
+    image, geometry = _frame_from_fixture("pale-top-on-a-dotted-cloth")
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    observed = reader.read(_frame(0.0, image)).zones["left"]
+    assert (observed.state, observed.card) == ("face_up", Card.parse("3C"))
+
+
 def test_a_pile_top_outlined_half_over_the_card_below_is_read_from_a_finer_outline() -> None:
     """A frame of a rendered dev game (felt): AS laid on QC, both cream with a frame line
     printed inside the border.  The half-size outline of the top took in half of each
