@@ -923,15 +923,22 @@ class TableReader:
         reads = self.classifier.read([warp_card(image, c) for _, c in todo])
         # every card is unique: one another zone shows is not here (a pile's own reading
         # is its old top, which is no new card anyway)
-        shown = {o.card for o, _ in readings.values() if o.card is not None}
-        shown |= {m.observation.card for z, m in self._memory.items()
-                  if z not in readings and m.observation is not None
-                  and m.observation.card is not None}
+        shown = self._shown(readings)
         for zone, (card, confidence, corners, r) in self._new_cards(todo, reads, shown).items():
             candidates = tuple(getattr(r, "candidates", ()))
             seen = SeenCard(corners, card, confidence, True, zone, False, candidates)
             readings[zone] = (ZoneObservation("face_up", card, confidence, corners, candidates),
                               [seen, *readings[zone][1]])
+
+    def _shown(self, readings: Mapping[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
+               ) -> set[Card]:
+        """The cards the zones show: named in ``readings`` (this frame's reads), or in
+        the last reading of a zone not read now."""
+        shown = {o.card for o, _ in readings.values() if o.card is not None}
+        shown |= {m.observation.card for z, m in self._memory.items()
+                  if z not in readings and m.observation is not None
+                  and m.observation.card is not None}
+        return shown
 
     def _changed_since_named(self, zone: ZoneId, crop: npt.NDArray[np.uint8],
                              offset: npt.NDArray[np.float32],
@@ -986,10 +993,7 @@ class TableReader:
             return
         reads = self.classifier.read([warp_card(image, c) for _, c in hidden])
         # every card is unique: one another zone shows is not here
-        shown = {o.card for o, _ in readings.values() if o.card is not None}
-        shown |= {m.observation.card for z, m in self._memory.items()
-                  if z not in readings and m.observation is not None
-                  and m.observation.card is not None}
+        shown = self._shown(readings)
         for zone, observation in self._named_under_hand(hidden, reads, shown).items():
             assert observation.corners is not None and observation.card is not None
             readings[zone] = (observation, [SeenCard(observation.corners, observation.card,
