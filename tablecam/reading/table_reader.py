@@ -613,8 +613,7 @@ class TableReader:
             changed = _changed(before, crop)
             # How much of the zone itself lies under something reaching in from outside
             # the crop (an arm), since the last read, and since it was last read bare
-            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
-            inner = (slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0))
+            inner = _inner(geometry, zone, image.shape, x0, y0)
             reach, core = _under_arm(changed, inner)
             if core.size == 0:
                 continue
@@ -833,13 +832,20 @@ class TableReader:
                         continue  # the card that just arrived, already listed
                     under = under or overlap > 0.04
                 cards.append(FoundCard(corners, f.score, under, f.face_up))
-            if not cards and faint:
+            if not cards and faint and not (
+                    bare is not None and bare.shape == crop.shape
+                    and _under_arm(_changed(bare, crop),
+                                   _inner(geometry, zone, image.shape, x0, y0))[0]
+                    > GLIMPSE_REACH):
                 # Nothing found, but a card-sized outline shows three whole sides and a
                 # faint fourth: a pale card laid on pale cards over a cloth of much their
                 # shade, the side over the card below it scarcely drawn (dev game 2065,
                 # grey dots: 3C in plain view on 2H read as covered for 2 s).  Only
                 # then: a faint outline that reads as no card kept the finder's card
-                # from 2065's pile (5C read as an unnamed face).
+                # from 2065's pile (5C read as an unnamed face); and only with no arm
+                # reaching over the zone since it was read bare: a hand resting over a
+                # card hides a side too, and what shows of the card is read under it
+                # (``_read_under_hands``), the zone's memory left as it was.
                 cards.append(FoundCard(faint[0], 1.0, False, True))
                 searched[zone] = faint[1:]
             if (not cards and zone not in PILE_ZONES and self._table_colour is not None
@@ -1384,6 +1390,13 @@ def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
     return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine)
+
+
+def _inner(geometry: TableGeometry, zone: ZoneId, shape: tuple[int, ...], x0: int,
+           y0: int) -> tuple[slice, slice]:
+    """The zone itself within its crop with a margin (whose top left is ``x0, y0``)."""
+    ix0, iy0, ix1, iy1 = geometry.zone_box(zone, shape)
+    return slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0)
 
 
 def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],
