@@ -832,20 +832,19 @@ class TableReader:
                         continue  # the card that just arrived, already listed
                     under = under or overlap > 0.04
                 cards.append(FoundCard(corners, f.score, under, f.face_up))
-            if not cards and faint and not (
-                    bare is not None and bare.shape == crop.shape
-                    and _under_arm(_changed(bare, crop),
-                                   _inner(geometry, zone, image.shape, x0, y0))[0]
-                    > GLIMPSE_REACH):
+            if not cards and faint and before is None:
                 # Nothing found, but a card-sized outline shows three whole sides and a
                 # faint fourth: a pale card laid on pale cards over a cloth of much their
                 # shade, the side over the card below it scarcely drawn (dev game 2065,
                 # grey dots: 3C in plain view on 2H read as covered for 2 s).  Only
                 # then: a faint outline that reads as no card kept the finder's card
-                # from 2065's pile (5C read as an unnamed face); and only with no arm
-                # reaching over the zone since it was read bare: a hand resting over a
-                # card hides a side too, and what shows of the card is read under it
-                # (``_read_under_hands``), the zone's memory left as it was.
+                # from 2065's pile (5C read as an unnamed face); and only at a second
+                # look at a pile that stayed as it was (or at its first read): a hand
+                # just come to rest over a card hides a side too, and what shows of the
+                # card is read under it (``_read_under_hands``), the zone's memory left
+                # as it was.  (Not "no arm reaching in since the pile was read bare":
+                # in 2065 the crop's margin takes in the other pile, whose changes
+                # reach its border.)
                 cards.append(FoundCard(faint[0], 1.0, False, True))
                 searched[zone] = faint[1:]
             if (not cards and zone not in PILE_ZONES and self._table_colour is not None
