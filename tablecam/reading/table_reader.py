@@ -613,13 +613,13 @@ class TableReader:
             changed = _changed(before, crop)
             # How much of the zone itself lies under something reaching in from outside
             # the crop (an arm), since the last read, and since it was last read bare
-            inner = _inner(geometry, zone, image.shape, x0, y0)
+            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
+            inner = (slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0))
             reach, core = _under_arm(changed, inner)
             if core.size == 0:
                 continue
             under_arm = reach > GLIMPSE_REACH
             bare = self._memory[zone].bare
-            since_bare = None
             if bare is not None and bare.shape == crop.shape:
                 since_bare = changed if bare is before else _changed(bare, crop)
                 if _under_arm(since_bare, inner)[0] > GLIMPSE_REACH:
@@ -1389,13 +1389,6 @@ def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
     return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine)
-
-
-def _inner(geometry: TableGeometry, zone: ZoneId, shape: tuple[int, ...], x0: int,
-           y0: int) -> tuple[slice, slice]:
-    """The zone itself within its crop with a margin (whose top left is ``x0, y0``)."""
-    ix0, iy0, ix1, iy1 = geometry.zone_box(zone, shape)
-    return slice(max(0, iy0 - y0), iy1 - y0), slice(max(0, ix0 - x0), ix1 - x0)
 
 
 def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],
