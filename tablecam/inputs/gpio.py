@@ -90,11 +90,15 @@ class GpioButtons:
         factory = device.pin_factory
 
         def on_press(ticks: Any) -> None:
-            now = time.monotonic()
+            # the pin's clock first, then ours: the press is then placed a few
+            # microseconds late at worst, never before its edge (the other way round
+            # the time between the two readings put it before the edge, and a test
+            # that presses right after reading the clock saw a press from before it)
             try:
                 latency = factory.ticks_diff(factory.ticks(), ticks)
             except (TypeError, ValueError):
                 latency = None
+            now = time.monotonic()
             if latency is None or not 0.0 <= latency <= MAX_EDGE_LATENCY_S:
                 latency = 0.0
             key = (button, player)
