@@ -752,7 +752,10 @@ Corner = tuple[npt.NDArray[np.float32], tuple[npt.NDArray[np.float32], float],
 
 def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float) -> list[Corner]:
     """Where two straight segments (``_segments``) meet at about a right angle, end to
-    end: a card's corner, with arms at least ``shortest_arm`` long."""
+    end: a card's corner, with arms at least ``shortest_arm`` long.
+
+    Every pair of segments is judged at once (a patterned cloth gives a few hundred
+    segments, so tens of thousands of pairs), in float32 as the segments are."""
     if len(segs) < 2:
         return []
     p1, p2 = segs[:, :2], segs[:, 2:]
@@ -760,34 +763,31 @@ def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float) -> l
     length = np.hypot(d[:, 0], d[:, 1])
     u = d / length[:, None]
     cos = np.abs(u @ u.T)
-    found: list[Corner] = []
-    for i, j in zip(*np.nonzero(np.triu(cos < 0.3, 1)), strict=True):
-        # intersection of the two lines
-        a, b = u[i], u[j]
-        det = a[0] * -b[1] + b[0] * a[1]
-        if abs(det) < 1e-6:
-            continue
-        w = p1[j] - p1[i]
-        s = (w[0] * -b[1] + b[0] * w[1]) / det
-        corner = p1[i] + s * a
-        # a card's rounded corner keeps the segments' ends a little off the corner
-        near = 0.1 * float(max(length[i], length[j])) + 3.0
-        arms = []
-        for k in (i, j):
-            ends = (p1[k], p2[k])
-            dist = [float(np.hypot(*(e - corner))) for e in ends]
-            m = int(np.argmin(dist))
-            if dist[m] > near:
-                break
-            far = ends[1 - m]
-            arm = far - corner
-            arm_len = float(np.hypot(*arm))
-            if arm_len < shortest_arm:
-                break
-            arms.append((arm / arm_len, arm_len))
-        if len(arms) == 2:
-            found.append((corner, arms[0], arms[1]))
-    return found
+    first, second = np.nonzero(np.triu(cos < 0.3, 1))
+    a, b = u[first], u[second]
+    det = a[:, 0] * -b[:, 1] + b[:, 0] * a[:, 1]
+    crossing = np.abs(det) >= 1e-6
+    first, second, a, b, det = (v[crossing] for v in (first, second, a, b, det))
+    # where the two lines cross
+    w = p1[second] - p1[first]
+    corner = p1[first] + ((w[:, 0] * -b[:, 1] + b[:, 0] * w[:, 1]) / det)[:, None] * a
+    # a card's rounded corner keeps the segments' ends a little off the corner
+    near = 0.1 * np.maximum(length[first], length[second]).astype(np.float64) + 3.0
+    ok = np.ones(len(first), bool)
+    arms = []
+    for k in (first, second):
+        to_start, to_end = p1[k] - corner, p2[k] - corner
+        from_start = np.hypot(to_start[:, 0], to_start[:, 1])
+        from_end = np.hypot(to_end[:, 0], to_end[:, 1])
+        end_nearer = from_end < from_start
+        ok &= np.where(end_nearer, from_end, from_start) <= near
+        arm = np.where(end_nearer[:, None], p1[k], p2[k]) - corner  # to the far end
+        arm_length = np.hypot(arm[:, 0], arm[:, 1])
+        ok &= arm_length >= shortest_arm
+        arms.append((arm / arm_length[:, None], arm_length))
+    (ua, la), (ub, lb) = arms
+    return [(corner[n], (ua[n], float(la[n])), (ub[n], float(lb[n])))
+            for n in np.nonzero(ok)[0].tolist()]
 
 
 def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
