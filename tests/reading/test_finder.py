@@ -314,3 +314,39 @@ def test_skipping_canny_inside_the_cards_leaves_every_fitted_outline_as_it_was(
     for fast, slow in zip(skipping, whole, strict=True):
         assert all(np.array_equal(a, b) for a, b in zip(fast, slow, strict=True))
     assert len(edges_inside) == sum(len(rough) for _, rough, _ in cases)  # none too small
+
+
+def test_two_segments_meeting_end_to_end_at_a_right_angle_are_a_corner() -> None:
+    from tablecam.reading.finder import right_angle_corners
+
+    segments = np.array([
+        [12, 10, 90, 10],     # a card's top side, from near its corner at (10, 10)
+        [10, 13, 10, 120],    # its left side
+        [200, 50, 200, 150],  # a line far from both: meets their lines, not their ends
+        [140, 10, 220, 10],   # the top side's line carried on: parallel, no corner
+    ], np.float32)
+    corners = right_angle_corners(segments, shortest_arm=20)
+    assert len(corners) == 1
+    point, (along_a, arm_a), (along_b, arm_b) = corners[0]
+    assert np.allclose(point, (10, 10))
+    assert np.allclose(along_a, (1, 0)) and arm_a == pytest.approx(80)
+    assert np.allclose(along_b, (0, 1)) and arm_b == pytest.approx(110)
+    # arms shorter than asked: no corner
+    assert right_angle_corners(segments, shortest_arm=90) == []
+
+
+def test_fitting_a_contour_again_gives_the_same_outline_whatever_the_caller_did() -> None:
+    from tablecam.reading.finder import _fit_quad
+
+    mask = np.zeros((200, 200), np.uint8)
+    box = cv2.boxPoints(((100.0, 100.0), (60.0, 84.0), 20.0))
+    cv2.fillConvexPoly(mask, np.rint(box).astype(np.int32), 255)
+    (contour,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    first = _fit_quad(contour)
+    assert first is not None and np.abs(order_corners(first) - order_corners(box)).max() < 2
+    kept = first.copy()
+    first += 50  # a caller moving the outline it was given
+    again = _fit_quad(contour.copy())
+    assert again is not None and np.array_equal(again, kept)
+    moved = _fit_quad(contour + np.array([5, 0], np.int32))
+    assert moved is not None and np.allclose(moved, kept + np.array([5, 0], np.float32), atol=0.5)
