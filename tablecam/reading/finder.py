@@ -447,21 +447,25 @@ def _unlike_table(bgr: npt.NDArray[np.uint8], kernel: npt.NDArray[Any],
     codes = (small[:, 0] // 32) * 64 + (small[:, 1] // 32) * 8 + small[:, 2] // 32
     counts = np.bincount(codes, minlength=512)
     order = np.argsort(counts)[::-1]
+    # each colour box's pixels summed per channel (integer sums, so exact in float64)
+    sums = [np.bincount(codes, weights=small[:, c], minlength=512) for c in range(3)]
     centres = []
     covered = 0
     for code in order[:4]:
         if covered >= 0.6 * len(codes):
             break
-        members = small[codes == code]
-        centres.append(members.mean(axis=0))
+        centres.append(np.array([total[code] for total in sums]) / counts[code])
         covered += int(counts[code])
     if not centres:
         return np.zeros(bgr.shape[:2], np.uint8)
     mask: npt.NDArray[Any] = np.full(bgr.shape[:2], 255, np.uint8)
     for centre in centres:
-        diff = cv2.absdiff(bgr, np.full_like(bgr, np.round(centre).astype(np.uint8)))
+        # (a scalar, not an image of the colour: filling one is most of the time)
+        colour: Any = (*(float(v) for v in np.round(centre).astype(np.uint8)), 0.0)
+        diff = cv2.absdiff(bgr, colour)
         spread = cv2.max(cv2.max(diff[:, :, 0], diff[:, :, 1]), diff[:, :, 2])
-        mask = cv2.bitwise_and(mask, np.where(spread > 40, 255, 0).astype(np.uint8))
+        _, far = cv2.threshold(spread, 40, 255, cv2.THRESH_BINARY)
+        mask = cv2.bitwise_and(mask, far)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel)
     return np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, big), np.uint8)
 
