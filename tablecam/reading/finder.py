@@ -126,9 +126,19 @@ class _Candidate:
     area: float
 
 
+#: Each corner's next one, clockwise or not: ``quad[_NEXT] - quad`` are the sides.
+_NEXT: Final = np.array([1, 2, 3, 0])
+
+
+def _side_lengths(quad: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """The four sides' lengths of a quad (4 x 2), in its own float type."""
+    steps = quad[_NEXT] - quad
+    return np.asarray(np.sqrt(np.add.reduce(steps * steps, axis=1)))
+
+
 def _sides(quad: Quad) -> tuple[float, float]:
     """(short, long): mean lengths of the two pairs of opposite sides."""
-    lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    lengths = _side_lengths(quad)
     a = float(lengths[0] + lengths[2]) / 2
     b = float(lengths[1] + lengths[3]) / 2
     return (a, b) if a <= b else (b, a)
@@ -142,44 +152,43 @@ def _whiteness(bgr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.clip(value - saturation, 0, 255).astype(np.uint8)
 
 
-def _line_fit_quad(contour: npt.NDArray[Any], approx: npt.NDArray[np.float32],
-                   band: float = 0.06) -> Quad:
-    """Refine a 4-point approximation by fitting a line to each side's contour points.
+def _line_fit_quad(points: npt.NDArray[np.float64], points32: npt.NDArray[np.float32],
+                   approx: npt.NDArray[np.float32], band: float = 0.06) -> Quad:
+    """Refine a 4-point approximation by fitting a line to each side's contour points
+    (``points``, N x 2, and the same as float32).
 
     Points near a corner are left out, so that a card's rounded corners do not bend the
     sides; the corners are the intersections of neighbouring lines.
     """
-    points = contour.reshape(-1, 2).astype(np.float64)
-    if len(points) > 400:
-        points = points[:: len(points) // 400 + 1]
     starts = approx.astype(np.float64)
-    ends = np.roll(starts, -1, axis=0)
-    lengths = np.linalg.norm(ends - starts, axis=1)
+    lengths = _side_lengths(starts)
     if float(lengths.min()) < 4:
         return approx
-    units = (ends - starts) / lengths[:, None]
-    lines: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = []
+    units = (starts[_NEXT] - starts) / lengths[:, None]
+    normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
+    lines: list[tuple[float, float, float, float]] = []  # a point and a direction
     for i in range(4):
         rel = points - starts[i]
         along = rel @ units[i]
-        across = rel @ np.array([-units[i][1], units[i][0]])
-        keep = ((along > 0.15 * lengths[i]) & (along < 0.85 * lengths[i])
-                & (np.abs(across) < band * lengths[i] + 2))
-        if int(keep.sum()) < 5:
-            lines.append((starts[i], units[i]))
+        across = rel @ normals[i]
+        length = float(lengths[i])
+        keep = ((along > 0.15 * length) & (along < 0.85 * length)
+                & (np.abs(across) < band * length + 2))
+        if np.count_nonzero(keep) < 5:
+            lines.append((float(starts[i, 0]), float(starts[i, 1]),
+                          float(units[i, 0]), float(units[i, 1])))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(points[keep].astype(np.float32), cv2.DIST_HUBER, 0,
-                                     0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        vx, vy, x0, y0 = cv2.fitLine(points32[keep], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+        lines.append((x0, y0, vx, vy))
     corners = []
     for i in range(4):
-        (p1, u1), (p2, u2) = lines[i - 1], lines[i]
-        det = u1[0] * -u2[1] - (-u2[0]) * u1[1]
+        (x1, y1, ux1, uy1), (x2, y2, ux2, uy2) = lines[i - 1], lines[i]
+        det = ux1 * -uy2 - (-ux2) * uy1
         if abs(det) < 1e-3:
             return approx
-        d = p2 - p1
-        t = (d[0] * -u2[1] - (-u2[0]) * d[1]) / det
-        corners.append(p1 + t * u1)
+        dx, dy = x2 - x1, y2 - y1
+        t = (dx * -uy2 - (-ux2) * dy) / det
+        corners.append((x1 + t * ux1, y1 + t * uy1))
     quad = np.array(corners, dtype=np.float32)
     # a refined corner far from its rough position means a bad fit: keep the rough one
     if float(np.abs(quad - approx).max()) > 0.25 * _sides(approx)[0] + 3:
@@ -238,15 +247,19 @@ def _fit_contour(contour: npt.NDArray[np.int32], try_box: bool) -> Quad | None:
             break
     box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
     hull_area = float(cv2.contourArea(hull))
+    points = contour.reshape(-1, 2).astype(np.float64)
+    if len(points) > 400:
+        points = points[:: len(points) // 400 + 1]
+    points32 = points.astype(np.float32)
     best: tuple[float, Quad] | None = None
     for start in (approx, box) if try_box else (approx if approx is not None else box,):
         if start is None:
             continue
-        quad = _line_fit_quad(contour, _line_fit_quad(contour, start, 0.12))
+        quad = _line_fit_quad(points, points32, _line_fit_quad(points, points32, start, 0.12))
         area = float(cv2.contourArea(quad))
         if area <= 0:
             continue
-        lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        lengths = _side_lengths(quad)
         balance = (min(lengths[0], lengths[2]) / max(lengths[0], lengths[2], 1e-6)
                    * min(lengths[1], lengths[3]) / max(lengths[1], lengths[3], 1e-6))
         badness = abs(1 - hull_area / area) + (1 - balance)
