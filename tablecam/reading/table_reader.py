@@ -654,7 +654,7 @@ class TableReader:
         old_tops = {zone for (zone, _, _), r in zip(looks, reads, strict=False)
                     if (named := self._memory[zone].named) is not None and r.card == named.card}
         others = [(zone, c) for zone, c in others if zone in old_tops]
-        new = self._new_cards(others, self.classifier.read(
+        new = self._new_cards(image, others, self.classifier.read(
             [warp_card(image, corners) for _, corners in others]) if others else [], shown)
         for (zone, corners, crop), r in zip(looks, reads[:len(looks)], strict=True):
             if r.kind != "face" or r.card is None or r.card in shown:
@@ -929,7 +929,7 @@ class TableReader:
         # every card is unique: one another zone shows is not here (a pile's own reading
         # is its old top, which is no new card anyway)
         shown = self._shown(readings)
-        for zone, (card, confidence, corners, r) in self._new_cards(todo, reads, shown).items():
+        for zone, (card, confidence, corners, r) in self._new_cards(image, todo, reads, shown).items():
             candidates = tuple(getattr(r, "candidates", ()))
             seen = SeenCard(corners, card, confidence, True, zone, False, candidates)
             readings[zone] = (ZoneObservation("face_up", card, confidence, corners, candidates),
@@ -959,12 +959,14 @@ class TableReader:
         changed = _changed(then, crop)
         return [(zone, c) for c in outlines if _share_inside(changed, c - offset) >= NEW_TOP_CHANGE]
 
-    def _new_cards(self, looks: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
+    def _new_cards(self, image: npt.NDArray[np.uint8],
+                   looks: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
                    reads: Sequence[_Read], shown: set[Card],
                    ) -> dict[ZoneId, tuple[Card, float, npt.NDArray[np.float32], _Read]]:
         """Per pile, the one card other than the top it last named that the reads through
         ``looks`` name surely (``UNDER_HAND_CONFIDENCE``), when it is not in ``shown``
-        (cards other zones show); a pile whose looks name two such cards has none."""
+        (cards other zones show) and an index corner of its outline names it by itself
+        (``_a_corner_names``); a pile whose looks name two such cards has none."""
         names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
         for (zone, corners), r in zip(looks, reads, strict=True):
             old = self._memory[zone].named
@@ -977,9 +979,25 @@ class TableReader:
         for zone, found in names.items():
             if len(found) == 1:
                 ((card, (confidence, corners, r)),) = found.items()
-                if card not in shown:
+                if card not in shown and self._a_corner_names(image, corners, card):
                     out[zone] = (card, confidence, corners, r)
         return out
+
+    def _a_corner_names(self, image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32],
+                        card: Card) -> bool:
+        """Whether an index corner of the outline, read by itself, names ``card``.  The
+        network pools what its two corners show, so an outline a little off can name a
+        card that lies on neither: dev game 2067, JD laid on QC, an outline whose top-left
+        corner took in QC's "Q" beside JD's diamond read QD at 0.99 (a new top on the
+        pile, then a spit that never was), while neither corner by itself named it.  A
+        card laid on the pile shows its own corners, or one of them beside a hand.  Each
+        corner is read from a view made of the half of the card around it, with its own
+        copy turned round in place of the other half."""
+        view = warp_card(image, corners)
+        half = view.shape[0] // 2
+        top, bottom = view[:half], view[view.shape[0] - half:]
+        alone = [np.concatenate([top, top[::-1, ::-1]]), np.concatenate([bottom[::-1, ::-1], bottom])]
+        return any(r.kind == "face" and r.card == card for r in self.classifier.read(alone))
 
     def _read_under_hands(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],

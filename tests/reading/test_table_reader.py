@@ -19,7 +19,7 @@ from tablecam.reading.table_reader import (
     RELOCATE_EVERY,
     TableReader,
 )
-from tablecam.reading.warp import order_corners
+from tablecam.reading.warp import order_corners, warp_card
 
 
 @dataclass(frozen=True)
@@ -984,6 +984,30 @@ class IndexReader(TemplateReader):
         return reads
 
 
+class PoolingReader(IndexReader):
+    """Reads the rank from one index corner and the suit from the other, as a network
+    pooling both corners can when an outline takes in two cards' corners: each corner's
+    nearest template, the top-left one's rank with the bottom-right one's suit."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        reads = []
+        for view in cards:
+            self.views_read += 1
+            v = view.astype(np.float32)
+            named = []
+            for corner in (v[:50, :35], np.rot90(v, 2)[:50, :35]):
+                errors = [float(np.abs(corner - t[:50, :35]).mean()) for t, _ in self.templates]
+                best = int(np.argmin(errors))
+                named.append(self.templates[best][1] if errors[best] <= self.sure else None)
+            first, second = named
+            if first is None or second is None:
+                card = first or second
+            else:
+                card = Card(first.rank, second.suit)
+            reads.append(Read(card, 0.99, "face") if card is not None else Read(None, 0.5, "face"))
+        return reads
+
+
 def _pile_after_a_hand(monkeypatch: pytest.MonkeyPatch, laid: bool) -> list[Any]:
     """The left pile shows 4H still, with KD below it (its foot in view); a hand comes over it and leaves,
     having laid 5H turned across 4H (with ``laid``) or nothing.  The search for a top's
@@ -1027,3 +1051,22 @@ def test_a_card_lower_in_the_pile_is_not_taken_for_a_new_top(
     # the hand laid nothing: the outline of KD, below 4H, did not change
     seen = _pile_after_a_hand(monkeypatch, laid=False)
     assert [(o.state, o.card) for o in seen] == [("face_up", Card.parse("4H"))] * 3
+
+
+def test_a_new_top_must_be_named_by_one_of_its_own_corners() -> None:
+    # dev game 2067: JD laid on QC, an outline from QC's index to JD's far corner read
+    # QD at 0.99 (the network pools both corners), a card on neither, and was taken
+    # for a new top.  Here an outline shows KD's top-left corner and 4H's bottom-right
+    # one (4H's lower half pasted over KD's), and the pooling reader names KH
+    reader = TableReader(PoolingReader(sure=34))
+    image = np.full((400, 300, 3), 60, np.uint8)
+    outline = order_corners(paste(image, plain_face(Card.parse("KD")), (150.0, 200.0), 0.0, 100.0))
+    other = image.copy()
+    paste(other, plain_face(Card.parse("4H")), (150.0, 200.0), 0.0, 100.0)
+    image[200:] = other[200:]
+    lone = order_corners(paste(image, plain_face(Card.parse("4H")), (150.0, 50.0), 90.0, 60.0))
+    (pooled,) = reader.classifier.read([warp_card(image, outline)])
+    assert pooled.card == Card.parse("KH")
+    assert not reader._a_corner_names(image, outline, Card.parse("KH"))
+    assert reader._a_corner_names(image, outline, Card.parse("KD"))
+    assert reader._a_corner_names(image, lone, Card.parse("4H"))
