@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/paired_reader.py --against f3fbff2 --pairs 300
     .venv/bin/python benchmarks/paired_reader.py --against HEAD --frame piles
+    .venv/bin/python benchmarks/paired_reader.py --against ee257b1 --frame search --pairs 60
 
 ``--frame piles`` times the bench stream's frame in which both centre piles change at
 once (a card on each; the reader glimpses both under the moving hands) instead of the
-full read.
+full read.  ``--frame search`` times the thorough search of the reader's layout hunt
+(``find_cards`` on the whole full-read frame, as ``TableReader._search`` calls it), with
+the finder's fit cache emptied first where the commit has one.
 
 A shared machine's speed can swing by half between runs minutes apart, more than most
 changes to the reader; two runs of ``tablecam bench reader`` one after the other then
@@ -36,18 +39,25 @@ WORKER = """
 import sys, time
 import cv2
 from tablecam.capture import Frame
-from tablecam.reading import bench
+from tablecam.reading import bench, finder
 from tablecam.reading.table_reader import TableReader
 cv2.setNumThreads(1)
 classifier, _ = bench._classifier()
 frames = bench._frames()
 piles = sys.argv[1] == "piles"
+search = sys.argv[1] == "search"
 # the bench's stream: the deal, then a card played every ten frames; its frame 20 is
 # the one on which both centre piles change
 stream = [frames[min(1 + i // 10, len(frames) - 1)] for i in range(21)]
 
 
 def one():
+    if search:
+        getattr(finder, "_fits", {}).clear()
+        image = frames[2]
+        start = time.process_time()
+        finder.find_cards(image, min_width=min(image.shape[:2]) / 28, piles=False, backs=True)
+        return time.process_time() - start
     if not piles:
         reader = TableReader(classifier)
         start = time.process_time()
@@ -98,8 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", required=True, help="the other commit")
     parser.add_argument("--pairs", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--frame", choices=("full", "piles"), default="full",
-                        help="what to time: a full read, or the frame where both piles change")
+    parser.add_argument("--frame", choices=("full", "piles", "search"), default="full",
+                        help="what to time: a full read, the frame where both piles change, "
+                             "or the thorough search of a whole frame")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as folder:
