@@ -354,7 +354,7 @@ def _candidates_from_mask(
         if fill < MIN_FILL or fill > 1.2:
             continue
         # opposite sides of a card seen from above are nearly equal
-        lengths = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+        lengths = _side_lengths(quad)
         balance = min(lengths[0], lengths[2]) / max(lengths[0], lengths[2]) * \
             min(lengths[1], lengths[3]) / max(lengths[1], lengths[3])
         if balance < 0.6:
@@ -542,7 +542,7 @@ def _split_pair(cand: _Candidate, typical_area: float, edges: npt.NDArray[np.uin
     if not 1.6 * typical_area <= cand.area <= 2.5 * typical_area:
         return [cand]
     q = cand.quad
-    lengths = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    lengths = _side_lengths(q)
     i = 0 if lengths[0] + lengths[2] >= lengths[1] + lengths[3] else 1  # a long side
     a, b, c, d = (q[(i + k) % 4] for k in range(4))  # a-b and c-d are the long sides
     m1, m2 = (a + b) / 2, (c + d) / 2
