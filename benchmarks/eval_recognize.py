@@ -72,6 +72,9 @@ class Tally:
     correct: int = 0
     wrong: int = 0
     spurious: int = 0
+    #: spurious reads that name a face-up card of the image showing too little of
+    #: itself to be labelled (rendered stills: under 90 %), right but not counted
+    partly_hidden: int = 0
     images: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -87,6 +90,8 @@ class Tally:
                     f"  wrong read                 {100 * self.wrong / n:6.2f} %",
                     f"  missed or unread           {100 * missed / n:6.2f} %",
                     f"  spurious reads             {self.spurious:6d}"]
+            if self.partly_hidden:
+                out[-1] += f"   ({self.partly_hidden} of them name a card shown under 90 %)"
         return out + [f"  note: {x}" for x in self.notes]
 
 
@@ -108,8 +113,11 @@ def _quad_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
 
 def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
            cards: list[RecognizedCard], overlap: Callable[[object, RecognizedCard], float],
-           threshold: float, same: Callable[[str | Rank | None, Card], bool]) -> set[int]:
-    """Greedy one-to-one matching by overlap, best pairs first; the labels matched."""
+           threshold: float, same: Callable[[str | Rank | None, Card], bool],
+           partly_hidden: frozenset[str] = frozenset()) -> set[int]:
+    """Greedy one-to-one matching by overlap, best pairs first; the labels matched.
+    ``partly_hidden``: codes of face-up cards in the image left unlabelled because too
+    little of them shows (a read naming one is spurious, and counted apart too)."""
     pairs = sorted(((overlap(shape, card), i, j) for i, (shape, _) in enumerate(labels)
                     for j, card in enumerate(cards)), reverse=True)
     used_l: set[int] = set()
@@ -127,7 +135,10 @@ def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
             else:
                 tally.wrong += 1
     tally.labels += len(labels)
-    tally.spurious += sum(1 for j, c in enumerate(cards) if j not in used_c and c.card is not None)
+    spurious = [c for j, c in enumerate(cards) if j not in used_c and c.card is not None]
+    tally.spurious += len(spurious)
+    tally.partly_hidden += sum(1 for c in spurious
+                               if c.card is not None and c.card.code in partly_hidden)
     return used_l
 
 
@@ -280,9 +291,11 @@ def eval_stills(reader: CardReader, count: int, dev: bool = False,
         tally.seconds += time.perf_counter() - start
         tally.images += 1
         before = tally.spurious
+        hidden = frozenset(lab.card.code for lab in card_labels
+                           if lab.face_up and lab.card is not None and 0 < lab.visible < 0.9)
         matched = _score(tally, labels, result.cards,
                          lambda quad, c: _quad_iou(quad, c.corners),  # type: ignore[arg-type]
-                         0.7, lambda label, card: card.code == label)
+                         0.7, lambda label, card: card.code == label, hidden)
         _draw_misses(misses, f"still{first + n}", image, labels, matched, result.cards, before,
                      tally)
     return tally
