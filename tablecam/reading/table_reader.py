@@ -53,7 +53,7 @@ from tablecam.reading.finder import (
     find_pile_tops,
     right_angle_corners,
 )
-from tablecam.reading.warp import order_corners, warp_card
+from tablecam.reading.warp import lone_corners, order_corners, warp_card
 
 ZoneState = Literal["empty", "face_up", "face_down", "covered"]
 
@@ -993,10 +993,7 @@ class TableReader:
         card laid on the pile shows its own corners, or one of them beside a hand.  Each
         corner is read from a view made of the half of the card around it, with its own
         copy turned round in place of the other half."""
-        view = warp_card(image, corners)
-        half = view.shape[0] // 2
-        top, bottom = view[:half], view[view.shape[0] - half:]
-        alone = [np.concatenate([top, top[::-1, ::-1]]), np.concatenate([bottom[::-1, ::-1], bottom])]
+        alone = lone_corners(warp_card(image, corners))
         return any(r.kind == "face" and r.card == card for r in self.classifier.read(alone))
 
     def _read_under_hands(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,

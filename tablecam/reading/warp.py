@@ -54,3 +54,13 @@ def warp_card(image: npt.NDArray[np.uint8], corners: npt.ArrayLike) -> npt.NDArr
     warped = cv2.warpPerspective(
         image, matrix, (CARD_W, CARD_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(warped, dtype=np.uint8)
+
+
+def lone_corners(view: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Each index corner of a card view by itself: the half of the view around its
+    top-left corner with its own copy turned round in place of the other half, and the
+    same of its bottom-right corner.  The reader looks at both index corners of a view;
+    one of these shows it the same corner twice, so only what that corner shows counts."""
+    half = view.shape[0] // 2
+    top, bottom = view[:half], view[view.shape[0] - half:]
+    return (np.concatenate([top, top[::-1, ::-1]]), np.concatenate([bottom[::-1, ::-1], bottom]))
