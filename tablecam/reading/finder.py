@@ -757,9 +757,9 @@ def _side_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> npt.NDArray[np.fl
 
 def _far_side(corner: npt.NDArray[np.float32], along: npt.NDArray[np.float32], arm: float,
               across: npt.NDArray[np.float32], other_arm: float,
-              edges: npt.NDArray[np.uint8], longest: float) -> list[float]:
-    """Distances from ``corner`` along ``along`` to the first few edges parallel to
-    ``across`` beyond the arm's end: where the card's far side may be."""
+              edges: npt.NDArray[np.uint8], longest: float, count: int | None = 4) -> list[float]:
+    """Distances from ``corner`` along ``along`` to the first ``count`` (None: all)
+    edges parallel to ``across`` beyond the arm's end: where the card's far side may be."""
     distances = np.arange(0.9 * arm, max(2.0 * longest, 1.1 * arm), 1.0, dtype=np.float32)
     if len(distances) == 0:
         return []
@@ -776,7 +776,7 @@ def _far_side(corner: npt.NDArray[np.float32], along: npt.NDArray[np.float32], a
     # each run of strong distances (a dilated edge is a band) is one candidate side
     starts = np.nonzero(strong & ~np.concatenate([[False], strong[:-1]]))[0]
     ends = np.nonzero(strong & ~np.concatenate([strong[1:], [False]]))[0]
-    return [float(distances[(a + b) // 2]) for a, b in zip(starts, ends, strict=True)][:4]
+    return [float(distances[(a + b) // 2]) for a, b in zip(starts, ends, strict=True)][:count]
 
 
 def _paper_within_sides(quad: Quad, paper: npt.NDArray[np.bool_]) -> float:

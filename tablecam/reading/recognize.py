@@ -37,6 +37,7 @@ from tablecam.errors import TablecamError
 from tablecam.reading.finder import (
     TOP_ASPECTS,
     Corner,
+    _far_side,
     _polygon_overlap,
     _segments,
     _sides,
@@ -47,7 +48,7 @@ from tablecam.reading.finder import (
 )
 from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.table_reader import CardReader, read_cards
-from tablecam.reading.warp import CARD_H, CARD_W, order_corners, warp_card
+from tablecam.reading.warp import CARD_H, CARD_W, lone_corners, order_corners, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
 #: its centre by these factors: the finder sometimes outlines a court card's picture
@@ -113,6 +114,19 @@ CORNER_READS = 160
 #: and up to ``CORNER_READS`` quads are read in a look.  (fmjio dev sample: all 67
 #: corner reads above it were right; 19 right and 3 wrong below it.)
 CORNER_CONFIDENCE = 0.98
+
+#: A photo in which no look names a card is searched for cards from one index corner
+#: by itself (``_cards_at_index_corners``): a card on a busy table or under a book whose
+#: outline closes nowhere.  Card widths from the first share of the photo's short side
+#: to the second are tried ...
+INDEX_CORNER_WIDTHS = (0.12, 0.6)
+#: ... each this factor wider than the last.
+INDEX_CORNER_STEP = 1.06
+#: The straight edges are found on a copy of the photo at most this long (pixels) ...
+INDEX_CORNER_PX = 640
+#: ... and at most this many corner views are read in a look, in batches of this many.
+INDEX_CORNER_READS = 2000
+INDEX_CORNER_BATCH = 256
 
 
 class ImageError(TablecamError):
@@ -180,12 +194,15 @@ def _quality_note(image: npt.NDArray[np.uint8]) -> str:
 
 def recognize(image: npt.NDArray[np.uint8], reader: CardReader) -> Recognition:
     """Every face-up card in a BGR image; a square one is also looked at stretched
-    (``SQUARE_LOOKS``)."""
+    (``SQUARE_LOOKS``); where no look names a card, cards are read from lone index
+    corners (``_cards_at_index_corners``)."""
     height, width = image.shape[:2]
     if abs(width - height) > SQUARE_TOLERANCE * max(width, height):
         cards = _read_look(image, reader)
     else:
         cards = _merge_looks([_stretched_look(image, sx, sy, reader) for sx, sy in SQUARE_LOOKS])
+    # a photo in which no look names a card: a lone card on a busy table, one under a book
+    cards = _cards_at_index_corners(image, cards, reader)
     note = "" if cards else _quality_note(image)
     return Recognition(width, height, cards, note)
 
@@ -291,6 +308,145 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                    and r.confidence >= CORNER_CONFIDENCE),
                   key=lambda c: c.confidence, reverse=True)
     return _add_cards(cards, more)
+
+
+def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+                            reader: CardReader) -> list[RecognizedCard]:
+    """Cards read from one index corner by itself, at the widths a card may have.
+
+    ``_cards_at_corners`` needs a named card's size and reads a whole card's outline
+    from a corner, so the corner opposite must show the card too; a lone card on a
+    busy table (fur, stone, a book's print) whose outline never closes, or one under a
+    book with only its top corner out, gives neither.  In a photo where nothing is
+    named, every corner of an unread outline and of straight edges meeting at a right
+    angle (``right_angle_corners``) is taken as a card's top-left index corner, the card
+    lying clockwise of it as its two arms turn (a card's other two corners carry no
+    index), at the widths of ``INDEX_CORNER_WIDTHS``; the reader sees that corner alone
+    (``lone_corners``).  Where cards are named this is not done: there the whole-card
+    corner reads have their size, and lone corners read at it named cards that were
+    not there (a deck with an index in all four corners, read sideways at its top-right
+    one: fmjio dev photos, 6 invented cards and 11 misplaced for 2 more read right).
+
+    A card is named from a corner when the reader names it there at
+    ``CORNER_CONFIDENCE`` and at a neighbouring width too: an index read a size off
+    can pass for another (an 8 for a 6), but seldom at two sizes.  Its outline is of
+    the width its edges show (``_index_card_width``).  Such cards whose name no other
+    card has are added, surest first (``_add_cards``).
+    """
+    if any(c.card is not None for c in cards):
+        return cards
+    height, width = image.shape[:2]
+    aspect = CARD_H / CARD_W
+    low, high = (share * min(height, width) for share in INDEX_CORNER_WIDTHS)
+    count = int(np.floor(np.log(high / low) / np.log(INDEX_CORNER_STEP))) + 1
+    widths = [low * INDEX_CORNER_STEP ** k for k in range(count)]
+    scale = min(1.0, INDEX_CORNER_PX / max(height, width))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if scale < 1.0:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(grey, (3, 3), 0)
+    arm = CORNER_ARM * widths[0] * scale
+    # the corners of outlines found but not read (a card's outline taken a little off
+    # keeps one true corner), then every corner of straight edges
+    anchors = [anchor for c in cards for anchor in _outline_corners(c.corners)]
+    anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
+                for corner, (ua, la), (ub, lb) in right_angle_corners(
+                    _segments(np.asarray(grey, np.uint8), arm), arm)]
+    edges = np.asarray(cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8)), np.uint8)
+    # each corner's outlines at each width it may have: (corner, width index, outline)
+    tried: list[tuple[int, int, npt.NDArray[np.float32]]] = []
+    for k, (corner, (ua, la), (ub, lb)) in enumerate(anchors):
+        if len(tried) >= INDEX_CORNER_READS:
+            break
+        # the arm along the card's top runs so that the other runs down the card
+        # (clockwise in the image): then the corner is a top-left one
+        clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
+        (across, la), (down, lb) = ((ua, la), (ub, lb)) if clockwise else ((ub, lb), (ua, la))
+        for n, w in enumerate(widths):
+            if la > 1.15 * w or lb > 1.15 * aspect * w:
+                continue  # an arm longer than the card's side: not this card's size
+            quad = np.array([corner, corner + across * w, corner + across * w + down * aspect * w,
+                             corner + down * aspect * w], np.float32)
+            centre = quad.mean(axis=0)
+            if 0 <= centre[0] < width and 0 <= centre[1] < height:
+                tried.append((k, n, quad))
+    tried = tried[:INDEX_CORNER_READS]
+    reads = [read for start in range(0, len(tried), INDEX_CORNER_BATCH)
+             for read in reader.read([lone_corners(warp_card(image, quad))[0]
+                                      for _, _, quad in tried[start:start + INDEX_CORNER_BATCH]])]
+    # what the reader likes best at each corner and width
+    liked: dict[tuple[int, int], Card | None] = {}
+    for (k, n, _), read in zip(tried, reads, strict=True):
+        candidates = getattr(read, "candidates", ())
+        liked[k, n] = (None if read.kind != "face"
+                       else read.card if read.card is not None
+                       else candidates[0][0] if candidates else None)
+    sure = {(k, n): read.card for (k, n, _), read in zip(tried, reads, strict=True)
+            if read.kind == "face" and read.card is not None
+            and read.confidence >= CORNER_CONFIDENCE}
+    # each corner's surest width for each card it names
+    best: dict[tuple[int, Card], tuple[float, int, npt.NDArray[np.float32]]] = {}
+    for (k, n, quad), read in zip(tried, reads, strict=True):
+        card = sure.get((k, n))
+        if card is None or card not in (sure.get((k, n - 1)), sure.get((k, n + 1))):
+            continue  # not named surely at this width and a neighbouring one
+        if (k, card) not in best or read.confidence > best[k, card][0]:
+            best[k, card] = (float(read.confidence), n, quad)
+    more: list[tuple[float, float, RecognizedCard]] = []
+    for (k, card), (confidence, n, quad) in best.items():
+        run = [n]
+        while liked.get((k, run[0] - 1)) == card:
+            run.insert(0, run[0] - 1)
+        while liked.get((k, run[-1] + 1)) == card:
+            run.append(run[-1] + 1)
+        corner = quad[0]
+        across = (quad[1] - corner) / widths[n]
+        down = (quad[3] - corner) / (aspect * widths[n])
+        w = _index_card_width(edges, scale, anchors[k], across, down, aspect,
+                              (widths[run[0]], widths[run[-1]]))
+        outline = np.array([corner, corner + across * w, corner + across * w + down * aspect * w,
+                            corner + down * aspect * w], np.float32)
+        # of two corners naming a card about as surely, the one more of whose sides
+        # shows gives its outline
+        shown = anchors[k][1][1] + anchors[k][2][1]
+        more.append((round(confidence, 2), shown,
+                     RecognizedCard(card, confidence, order_corners(outline), True)))
+    more.sort(key=lambda m: (m[0], m[1]), reverse=True)
+    return _add_cards(cards, [m[2] for m in more])
+
+
+#: A card read from its index corner is as wide as the widths that named it, give or
+#: take this share: where its right side (or else its bottom) shows as an edge in that
+#: range, the width is taken from it.
+INDEX_WIDTH_SLACK = 0.15
+
+
+def _index_card_width(edges: npt.NDArray[np.uint8], scale: float, anchor: Corner,
+                      across: npt.NDArray[np.float32], down: npt.NDArray[np.float32],
+                      aspect: float, named: tuple[float, float]) -> float:
+    """The width of a card named from its index corner ``anchor`` (``across`` runs along
+    its top, ``down`` along its left side) at widths ``named`` (the narrowest and widest):
+    where its right side shows as an edge (``edges``, of the photo at ``scale``) along the
+    visible part of its left side, the nearest such edge to the middle of ``named``
+    within ``INDEX_WIDTH_SLACK`` of it, or else its bottom edge by the card's shape;
+    otherwise the middle (the reader names an index over a range of sizes)."""
+    (ua, la), (_, lb) = anchor[1], anchor[2]
+    top_arm, left_arm = (la, lb) if abs(float(np.dot(ua, across))) > 0.7 else (lb, la)
+    # no narrower than its visible sides allow
+    low = max(named[0] * (1 - INDEX_WIDTH_SLACK), top_arm / 1.15, left_arm / (1.15 * aspect))
+    high = max(named[1] * (1 + INDEX_WIDTH_SLACK), low)
+    middle = min(max(float(np.sqrt(named[0] * named[1])), low), high)
+    corner = anchor[0] * scale
+    # the right side along the visible part of the left one, or the bottom along the top
+    for along, other, arm, stretch in ((across, down, left_arm, 1.0),
+                                       (down, across, top_arm, aspect)):
+        sides = [d / scale / stretch for d in _far_side(
+            corner, along, low * stretch * scale / 0.9, other, arm * scale, edges,
+            high * stretch * scale / 2, count=None)]
+        sides = [d for d in sides if low <= d <= high]
+        if sides:
+            return min(sides, key=lambda d: abs(d - middle))
+    return middle
 
 
 def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[RecognizedCard]:

@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -14,6 +15,7 @@ from tablecam.reading.recognize import (
     CORNER_CONFIDENCE,
     RecognizedCard,
     _cards_at_corners,
+    _cards_at_index_corners,
     _merge_looks,
     _second_look,
     _top_cards,
@@ -286,3 +288,75 @@ def test_a_stack_named_surer_than_the_top_found_in_it_keeps_its_outline(
     result = _top_cards(image, [stack, *others], [], _SureReader(top_confidence))
     assert np.array_equal(result[0].corners, inner) == replaced
     assert result[1:] == others
+
+
+def _under_a_book(image: npt.NDArray[np.uint8], card: npt.NDArray[np.float32],
+                  showing: float) -> None:
+    """Lay a printed book over all of ``card`` but its top ``showing`` pixels."""
+    down = card[3] - card[0]
+    down /= np.linalg.norm(down)
+    across = card[1] - card[0]
+    across /= np.linalg.norm(across)
+    top = card[0] + showing * down
+    book = np.array([top - 60 * across, top + 260 * across, top + 260 * across + 330 * down,
+                     top - 60 * across + 330 * down], np.float32)
+    cv2.fillConvexPoly(image, np.rint(book).astype(np.int32), (170, 200, 215), cv2.LINE_AA)
+    for k in range(12):  # lines of print
+        start = top + (30 + 24 * k) * down - 20 * across
+        cv2.line(image, tuple(np.rint(start).astype(int)),
+                 tuple(np.rint(start + 240 * across).astype(int)), (60, 60, 60), 3)
+
+
+@pytest.fixture(scope="module")
+def deck_reader() -> tuple[object, object]:
+    """A training deck's art and the committed card reader."""
+    decks = pytest.importorskip("tablecam.render.decks")
+    from tablecam.errors import TablecamError
+    from tablecam.reading.classifier import CardClassifier
+
+    try:
+        return decks.load_deck(decks.list_decks()[0]), CardClassifier()
+    except (TablecamError, IndexError) as exc:
+        pytest.skip(f"no deck art or model: {exc}")
+
+
+@pytest.mark.parametrize(("seed", "width", "angle"), [(3, 150, 8), (4, 120, -20), (5, 180, 35)])
+def test_a_lone_card_under_a_book_is_read_from_its_index_corner(
+        deck_reader: tuple[object, object], seed: int, width: float, angle: float) -> None:
+    # only the top of 8H shows, far wider than a card is long, so no outline closes
+    # round it, and no other card in the photo gives its size (edje photos: a card
+    # under a book, a lone card on stone or fur)
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), seed)
+    card = paste(image, art.face(Card.parse("8H"), 300), (420, 330), angle, width)  # type: ignore[attr-defined]
+    _under_a_book(image, card, 0.4 * width)
+    named = [c for c in recognize(image, reader).cards if c.card is not None]  # type: ignore[arg-type]
+    assert [c.card.code for c in named] == ["8H"]
+    assert named[0].covered
+    # its outline: from the index corner at the width that read it (the widths tried
+    # are 12 % apart), over the book as the card lies under it
+    got = named[0].corners
+    assert min(float(np.hypot(*(corner - card[0]))) for corner in got) < 6
+    shared, _ = cv2.intersectConvexConvex(got.reshape(-1, 1, 2), card.reshape(-1, 1, 2))
+    assert shared / (cv2.contourArea(got) + cv2.contourArea(card) - shared) >= 0.75
+
+
+def test_lone_index_corners_are_not_read_where_a_card_is_named(
+        deck_reader: tuple[object, object]) -> None:
+    # where cards are named the whole-card corner reads have their size; lone corners
+    # read at it named cards that were not there (fmjio dev photos)
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), 3)
+    card = paste(image, art.face(Card.parse("8H"), 300), (420, 330), 8, 150)  # type: ignore[attr-defined]
+    _under_a_book(image, card, 60)
+    four = paste(image, art.face(Card.parse("4C"), 300), (800, 200), -15, 150)  # type: ignore[attr-defined]
+    cards = [RecognizedCard(Card.parse("4C"), 0.99, four, False)]
+    assert _cards_at_index_corners(image, cards, reader) == cards  # type: ignore[arg-type]
+
+
+def test_no_card_is_read_from_corners_the_reader_is_unsure_of() -> None:
+    image = background((1000, 750), (60, 110, 60), 3)
+    card = paste(image, plain_face(Card.parse("8H"), 200), (420, 330), 8, 150)
+    _under_a_book(image, card, 60)
+    reader = _CornerReader(confidence=(0.9 + CORNER_CONFIDENCE) / 2)
+    assert all(c.card is None for c in recognize(image, reader).cards)
