@@ -285,7 +285,7 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
         for da, db in ((short, long), (long, short)):
             if la > 1.15 * da or lb > 1.15 * db:
                 continue  # an arm longer than the card's side: another card's, or none
-            quad = np.array([c, c + ua * da, c + ua * da + ub * db, c + ub * db], np.float32)
+            quad = _quad_at(c, ua, da, ub, db)
             centre = quad.mean(axis=0)
             if not (0 <= centre[0] < width and 0 <= centre[1] < height):
                 continue  # a card cut by the photo's edge shows at least half
@@ -352,21 +352,22 @@ def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[Recognized
     anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
                 for corner, (ua, la), (ub, lb) in right_angle_corners(
                     _segments(np.asarray(grey, np.uint8), arm), arm)]
-    edges = np.asarray(cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8)), np.uint8)
-    # each corner's outlines at each width it may have: (corner, width index, outline)
+    # each corner's arms as a top-left corner's: (along the top, its length), (down the
+    # left side, its length); and its outlines at each width: (corner, width index, outline)
+    axes: list[tuple[tuple[npt.NDArray[np.float32], float], tuple[npt.NDArray[np.float32], float]]] = []
     tried: list[tuple[int, int, npt.NDArray[np.float32]]] = []
     for k, (corner, (ua, la), (ub, lb)) in enumerate(anchors):
-        if len(tried) >= INDEX_CORNER_READS:
-            break
         # the arm along the card's top runs so that the other runs down the card
         # (clockwise in the image): then the corner is a top-left one
         clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
-        (across, la), (down, lb) = ((ua, la), (ub, lb)) if clockwise else ((ub, lb), (ua, la))
+        axes.append(((ua, la), (ub, lb)) if clockwise else ((ub, lb), (ua, la)))
+        if len(tried) >= INDEX_CORNER_READS:
+            continue
+        (across, la), (down, lb) = axes[k]
         for n, w in enumerate(widths):
             if la > 1.15 * w or lb > 1.15 * aspect * w:
                 continue  # an arm longer than the card's side: not this card's size
-            quad = np.array([corner, corner + across * w, corner + across * w + down * aspect * w,
-                             corner + down * aspect * w], np.float32)
+            quad = _quad_at(corner, across, w, down, aspect * w)
             centre = quad.mean(axis=0)
             if 0 <= centre[0] < width and 0 <= centre[1] < height:
                 tried.append((k, n, quad))
@@ -392,6 +393,9 @@ def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[Recognized
             continue  # not named surely at this width and a neighbouring one
         if (k, card) not in best or read.confidence > best[k, card][0]:
             best[k, card] = (float(read.confidence), n, quad)
+    if not best:
+        return cards
+    edges = np.asarray(cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8)), np.uint8)
     more: list[tuple[float, float, RecognizedCard]] = []
     for (k, card), (confidence, n, quad) in best.items():
         run = [n]
@@ -399,16 +403,13 @@ def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[Recognized
             run.insert(0, run[0] - 1)
         while liked.get((k, run[-1] + 1)) == card:
             run.append(run[-1] + 1)
-        corner = quad[0]
-        across = (quad[1] - corner) / widths[n]
-        down = (quad[3] - corner) / (aspect * widths[n])
-        w = _index_card_width(edges, scale, anchors[k], across, down, aspect,
+        (across, top_arm), (down, left_arm) = axes[k]
+        w = _index_card_width(edges, scale, quad[0], (across, top_arm), (down, left_arm), aspect,
                               (widths[run[0]], widths[run[-1]]))
-        outline = np.array([corner, corner + across * w, corner + across * w + down * aspect * w,
-                            corner + down * aspect * w], np.float32)
+        outline = _quad_at(quad[0], across, w, down, aspect * w)
         # of two corners naming a card about as surely, the one more of whose sides
         # shows gives its outline
-        shown = anchors[k][1][1] + anchors[k][2][1]
+        shown = top_arm + left_arm
         more.append((round(confidence, 2), shown,
                      RecognizedCard(card, confidence, order_corners(outline), True)))
     more.sort(key=lambda m: (m[0], m[1]), reverse=True)
@@ -421,22 +422,24 @@ def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[Recognized
 INDEX_WIDTH_SLACK = 0.15
 
 
-def _index_card_width(edges: npt.NDArray[np.uint8], scale: float, anchor: Corner,
-                      across: npt.NDArray[np.float32], down: npt.NDArray[np.float32],
+def _index_card_width(edges: npt.NDArray[np.uint8], scale: float,
+                      corner: npt.NDArray[np.float32],
+                      top: tuple[npt.NDArray[np.float32], float],
+                      left: tuple[npt.NDArray[np.float32], float],
                       aspect: float, named: tuple[float, float]) -> float:
-    """The width of a card named from its index corner ``anchor`` (``across`` runs along
-    its top, ``down`` along its left side) at widths ``named`` (the narrowest and widest):
+    """The width of a card named from its index corner ``corner`` (``top`` and ``left``:
+    the direction and visible length of its top side and of its left side, in image
+    pixels) at widths ``named`` (the narrowest and widest):
     where its right side shows as an edge (``edges``, of the photo at ``scale``) along the
     visible part of its left side, the nearest such edge to the middle of ``named``
     within ``INDEX_WIDTH_SLACK`` of it, or else its bottom edge by the card's shape;
     otherwise the middle (the reader names an index over a range of sizes)."""
-    (ua, la), (_, lb) = anchor[1], anchor[2]
-    top_arm, left_arm = (la, lb) if abs(float(np.dot(ua, across))) > 0.7 else (lb, la)
+    (across, top_arm), (down, left_arm) = top, left
     # no narrower than its visible sides allow
     low = max(named[0] * (1 - INDEX_WIDTH_SLACK), top_arm / 1.15, left_arm / (1.15 * aspect))
     high = max(named[1] * (1 + INDEX_WIDTH_SLACK), low)
     middle = min(max(float(np.sqrt(named[0] * named[1])), low), high)
-    corner = anchor[0] * scale
+    corner = corner * scale
     # the right side along the visible part of the left one, or the bottom along the top
     for along, other, arm, stretch in ((across, down, left_arm, 1.0),
                                        (down, across, top_arm, aspect)):
@@ -447,6 +450,13 @@ def _index_card_width(edges: npt.NDArray[np.uint8], scale: float, anchor: Corner
         if sides:
             return min(sides, key=lambda d: abs(d - middle))
     return middle
+
+
+def _quad_at(corner: npt.NDArray[np.float32], u: npt.NDArray[np.float32], a: float,
+             v: npt.NDArray[np.float32], b: float) -> npt.NDArray[np.float32]:
+    """The quad with a corner at ``corner`` and sides ``a`` along ``u`` and ``b`` along
+    ``v``, in that order round it."""
+    return np.array([corner, corner + u * a, corner + u * a + v * b, corner + v * b], np.float32)
 
 
 def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[RecognizedCard]:

@@ -333,8 +333,8 @@ def test_a_lone_card_under_a_book_is_read_from_its_index_corner(
     named = [c for c in recognize(image, reader).cards if c.card is not None]  # type: ignore[arg-type]
     assert [c.card.code for c in named] == ["8H"]
     assert named[0].covered
-    # its outline: from the index corner at the width that read it (the widths tried
-    # are 12 % apart), over the book as the card lies under it
+    # its outline: from the index corner, as wide as its right side shows, over the
+    # book as the card lies under it
     got = named[0].corners
     assert min(float(np.hypot(*(corner - card[0]))) for corner in got) < 6
     shared, _ = cv2.intersectConvexConvex(got.reshape(-1, 1, 2), card.reshape(-1, 1, 2))
