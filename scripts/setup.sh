@@ -2,7 +2,9 @@
 # Set up tablecam on a fresh Debian (or Raspberry Pi OS) machine: the Debian packages it
 # uses (card art, espeak-ng, Chromium for the dashboard tests, shellcheck and systemd for
 # the hardware checks), then a virtual environment in .venv with tablecam and its
-# development tools.  Safe to run again: it installs only what is missing.
+# development tools, at the versions in scripts/constraints.txt (the figures in the
+# README move with opencv, onnxruntime and numpy releases).  Safe to run again: it
+# installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,5 +25,5 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev]'
+.venv/bin/python -m pip install -q --constraint scripts/constraints.txt -e '.[dev]'
 echo "setup: ready (.venv/bin/tablecam)"

@@ -15,5 +15,5 @@ font_packages=(
 # shellcheck source=scripts/apt_missing.sh
 source scripts/apt_missing.sh
 install_missing_debs setup_training "${font_packages[@]}"
-.venv/bin/python -m pip install -q torch==2.13.0 onnx
+.venv/bin/python -m pip install -q --constraint scripts/constraints.txt torch onnx
 echo "setup_training: ready (.venv/bin/python scripts/train_card_reader.py)"
