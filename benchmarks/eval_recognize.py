@@ -8,7 +8,8 @@ no labelled card lies).
   classes.  The photos were squashed to 640x640; ``recognize`` reads a square photo
   as it is and stretched back to 4:3 and to 3:4 (``recognize.SQUARE_LOOKS``), as it
   does for any user.  A label is found when the box around a found card's corners
-  overlaps it with IoU >= 0.5.
+  overlaps it with IoU >= 0.5.  A card running past the photo's edge is boxed by the
+  part of it inside the photo, as its label is (``_shown_box``).
 - ``edje_pinochle_ranks/test``: real photos, ranks 9 to A only (suits unlabelled):
   a read is correct when its rank matches.
 - rendered stills of the reserved deck families (``tablecam.render.stills``): face-up
@@ -49,7 +50,7 @@ from tablecam.cards import Card, Rank
 from tablecam.errors import TablecamError
 from tablecam.reading import realdata
 from tablecam.reading.finder import FoundCard, find_cards
-from tablecam.reading.realdata import bounding_box, box_iou
+from tablecam.reading.realdata import Box, bounding_box, box_iou
 from tablecam.reading.recognize import RecognizedCard, recognize
 from tablecam.reading.table_reader import CardReader
 
@@ -142,6 +143,26 @@ def _score(tally: Tally, labels: list[tuple[object, str | Rank | None]],
     return used_l
 
 
+def _shown_box(corners: npt.NDArray[np.float32], width: int, height: int) -> Box:
+    """The box around the part of a card's outline inside a ``width`` x ``height`` photo.
+
+    Labels box what the photo shows; a card read from a corner that the photo's edge
+    cuts is reported with all four of its corners, some outside the photo, and its
+    whole box would overlap the label of the part that shows by less than it should."""
+    frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    area, shown = cv2.intersectConvexConvex(np.asarray(corners, np.float32).reshape(-1, 1, 2),
+                                            frame.reshape(-1, 1, 2))
+    if area <= 0 or shown is None:
+        return bounding_box(corners)
+    return bounding_box(np.asarray(shown, np.float32).reshape(-1, 2))
+
+
+def _box_overlap(width: int, height: int) -> Callable[[object, RecognizedCard], float]:
+    """How a labelled box and a found card overlap in a ``width`` x ``height`` photo: the
+    IoU of the box and the card's shown box (``_shown_box``)."""
+    return lambda box, card: box_iou(box, _shown_box(card.corners, width, height))  # type: ignore[arg-type]
+
+
 def _label_quad(shape: object) -> npt.NDArray[np.int32]:
     if isinstance(shape, tuple):
         x0, y0, x1, y1 = shape
@@ -223,7 +244,7 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
         tally.images += 1
         before = tally.spurious
         matched = _score(tally, labels, cards,
-                         lambda box, c: box_iou(box, bounding_box(c.corners)),  # type: ignore[arg-type]
+                         _box_overlap(w, h),
                          0.5, lambda label, card: card.code == label)
         _draw_misses(misses, path.stem.split("_jpg.rf.")[0], image, labels, matched, cards,
                      before, tally)
@@ -254,8 +275,9 @@ def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
         tally.seconds += time.perf_counter() - start
         tally.images += 1
         before = tally.spurious
+        h, w = image.shape[:2]
         matched = _score(tally, labels, result.cards,
-                         lambda box, c: box_iou(box, bounding_box(c.corners)),  # type: ignore[arg-type]
+                         _box_overlap(w, h),
                          0.5, lambda label, card: card.rank == label)
         _draw_misses(misses, f"edje_{path.stem}", image, labels, matched, result.cards, before,
                      tally)
