@@ -46,7 +46,7 @@ from tablecam.reading.finder import (
     find_pile_tops,
     right_angle_corners,
 )
-from tablecam.reading.realdata import bounding_box, box_iou
+from tablecam.reading.realdata import Box, bounding_box, box_iou
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, lone_corners, order_corners, warp_card
 
@@ -114,6 +114,12 @@ CORNER_READS = 160
 #: and up to ``CORNER_READS`` quads are read in a look.  (fmjio dev sample: all 67
 #: corner reads above it were right; 19 right and 3 wrong below it.)
 CORNER_CONFIDENCE = 0.98
+
+#: A card that the photo's edge cuts by more than half is read from its index corner
+#: alone (``_cut_cards``), from at most this many corners, at these sizes (times the
+#: named cards' size).
+CUT_CORNERS = 40
+CUT_SIZES = (1 / 1.06, 1.0, 1.06)
 
 #: A photo in which no look names a card is searched for cards from one index corner
 #: by itself (``_cards_at_index_corners``): a card on a busy table or under a book whose
@@ -274,6 +280,9 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     height, width = image.shape[:2]
     quads: list[npt.NDArray[np.float32]] = []
     centres: list[npt.NDArray[np.float32]] = []
+    # cards the photo's edge cuts by more than half, from their index corner:
+    # (corner, along the card's top, down its left side)
+    cut: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
     boxes = [bounding_box(c.corners) for c in cards if c.card is not None]
     # the corners of outlines found but not read first (a card's outline shifted onto
     # a neighbour or a shadow keeps one true corner), then every corner of straight edges
@@ -288,7 +297,12 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
             quad = _quad_at(c, ua, da, ub, db)
             centre = quad.mean(axis=0)
             if not (0 <= centre[0] < width and 0 <= centre[1] < height):
-                continue  # a card cut by the photo's edge shows at least half
+                # the card shows less than half: read from this corner alone, if it is
+                # an index corner (the card lying clockwise of it, its top this wide)
+                clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
+                if (da == short) == clockwise and len(cut) < CUT_CORNERS:
+                    cut.append((c, ua, ub) if clockwise else (c, ub, ua))
+                continue
             if any(float(np.hypot(*(centre - o))) < 0.1 * short for o in centres):
                 continue  # the same card from a neighbouring corner
             if any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes):
@@ -299,7 +313,7 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                 break
         if len(quads) >= CORNER_READS:
             break
-    if not quads:
+    if not quads and not cut:
         return cards
     reads = reader.read([warp_card(image, q) for q in quads])
     more = sorted((RecognizedCard(r.card, float(r.confidence), q, True)
@@ -307,7 +321,43 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                    if r.kind == "face" and r.card is not None
                    and r.confidence >= CORNER_CONFIDENCE),
                   key=lambda c: c.confidence, reverse=True)
-    return _add_cards(cards, more)
+    return _add_cards(cards, more + _cut_cards(image, cut, (short, long), boxes, reader))
+
+
+def _cut_cards(image: npt.NDArray[np.uint8],
+               corners: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                   npt.NDArray[np.float32]]],
+               size: tuple[float, float], boxes: list[Box], reader: CardReader,
+               ) -> list[RecognizedCard]:
+    """Cards that the photo's edge cuts by more than half, read from their index
+    corner by itself (``lone_corners``): each of ``corners`` (the corner, the direction
+    of the card's top side, of its left side) at the named cards' ``size`` (short,
+    long) and at the other sizes of ``CUT_SIZES``.  A whole-card view of such a card is
+    mostly the photo's edge smeared out, so ``_cards_at_corners`` leaves it; its index
+    corner can still show.  A card is named where the reader names it at
+    ``CORNER_CONFIDENCE`` at the named size and at one of the others too (an index read
+    a size off can pass for another, as in ``_cards_at_index_corners``), and where its
+    box overlaps no named card's (``boxes``); surest first."""
+    short, long = size
+    tried = [(k, n, _quad_at(corner, across, short * f, down, long * f))
+             for k, (corner, across, down) in enumerate(corners)
+             for n, f in enumerate(CUT_SIZES)]
+    tried = [(k, n, q) for k, n, q in tried
+             if not any(box_iou(bounding_box(q), b) >= 0.5 for b in boxes)]
+    if not tried:
+        return []
+    reads = reader.read([lone_corners(warp_card(image, q))[0] for _, _, q in tried])
+    sure: dict[tuple[int, int], tuple[Card, float, npt.NDArray[np.float32]]] = {
+        (k, n): (read.card, float(read.confidence), quad)
+        for (k, n, quad), read in zip(tried, reads, strict=True)
+        if read.kind == "face" and read.card is not None and read.confidence >= CORNER_CONFIDENCE}
+    middle = CUT_SIZES.index(1.0)
+    found = []
+    for (k, n), (card, confidence, quad) in sure.items():
+        others = [sure[k, m][0] for m in range(len(CUT_SIZES)) if m != n and (k, m) in sure]
+        if n == middle and card in others:
+            found.append(RecognizedCard(card, confidence, order_corners(quad), True))
+    return sorted(found, key=lambda c: c.confidence, reverse=True)
 
 
 def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],

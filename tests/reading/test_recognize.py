@@ -360,3 +360,55 @@ def test_no_card_is_read_from_corners_the_reader_is_unsure_of() -> None:
     _under_a_book(image, card, 60)
     reader = _CornerReader(confidence=(0.9 + CORNER_CONFIDENCE) / 2)
     assert all(c.card is None for c in recognize(image, reader).cards)
+
+
+@pytest.mark.parametrize(("centre", "angle", "card_code"), [
+    ((300, 770), 4, "8H"),      # the bottom edge cuts all but its top
+    ((380, -20), 172, "QS"),    # the top edge cuts all but its bottom, turned round
+    ((-10, 520), -10, "5D"),    # the left edge cuts all but its right side, turned round
+])
+def test_a_card_the_photos_edge_cuts_by_more_than_half_is_read_from_its_index_corner(
+        deck_reader: tuple[object, object], monkeypatch: pytest.MonkeyPatch,
+        centre: tuple[float, float], angle: float, card_code: str) -> None:
+    # edje dev photos: a card at the photo's edge showing its index corner and little
+    # else; its whole-card view is mostly the smeared edge of the photo
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), 4)
+    others = ["4C", "JD"]
+    for code, at, turn in zip(others, [(450, 330), (650, 520)], [-15, 20], strict=True):
+        paste(image, art.face(Card.parse(code), 300), at, turn, 150)  # type: ignore[attr-defined]
+    cut = paste(image, art.face(Card.parse(card_code), 300), centre, angle, 150)  # type: ignore[attr-defined]
+    named = {c.card.code: c for c in recognize(image, reader).cards  # type: ignore[arg-type]
+             if c.card is not None}
+    assert set(named) == {*others, card_code}
+    got = named[card_code].corners  # its whole outline, mostly beyond the photo's edge
+    error = min(np.abs(got - cut).max(), np.abs(got - np.roll(cut, 2, axis=0)).max())
+    assert error < 15
+    assert named[card_code].covered
+    # and without the index-corner read, nothing names it
+    monkeypatch.setattr(recognize_module, "CUT_CORNERS", 0)
+    names = {c.card.code for c in recognize(image, reader).cards if c.card is not None}  # type: ignore[arg-type]
+    assert card_code not in names
+
+
+class _Doubtful:
+    """The committed reader, never surer than 0.95 (its names kept)."""
+
+    def __init__(self, reader: object) -> None:
+        self.reader = reader
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        return [CardRead(r.card, min(r.confidence, 0.95), r.kind, r.candidates)
+                for r in self.reader.read(views)]  # type: ignore[attr-defined]
+
+
+def test_a_card_cut_by_the_photos_edge_is_not_named_from_a_corner_the_reader_is_unsure_of(
+        deck_reader: tuple[object, object]) -> None:
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), 4)
+    paste(image, art.face(Card.parse("4C"), 300), (450, 330), -15, 150)  # type: ignore[attr-defined]
+    paste(image, art.face(Card.parse("8H"), 300), (300, 770), 4, 150)  # type: ignore[attr-defined]
+    assert "8H" in {c.card.code for c in recognize(image, reader).cards  # type: ignore[arg-type]
+                    if c.card is not None}
+    names = {c.card.code for c in recognize(image, _Doubtful(reader)).cards if c.card is not None}
+    assert names == {"4C"}
