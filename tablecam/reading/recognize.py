@@ -46,7 +46,7 @@ from tablecam.reading.finder import (
     find_pile_tops,
     right_angle_corners,
 )
-from tablecam.reading.realdata import Box, bounding_box, box_iou
+from tablecam.reading.realdata import bounding_box, box_iou
 from tablecam.reading.table_reader import CardReader, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, lone_corners, order_corners, warp_card
 
@@ -116,10 +116,15 @@ CORNER_READS = 160
 CORNER_CONFIDENCE = 0.98
 
 #: A card that the photo's edge cuts by more than half is read from its index corner
-#: alone (``_cut_cards``), from at most this many corners, at these sizes (times the
-#: named cards' size).
+#: alone (``_lone_corner_cards``), from at most this many corners, at these sizes
+#: (times the named cards' size) ...
 CUT_CORNERS = 40
 CUT_SIZES = (1 / 1.06, 1.0, 1.06)
+#: ... and so is a card lying at least this share under a named card, from at most this
+#: many corners showing beside the named cards (this share of their width outside each).
+UNDER_SHARE = 0.5
+UNDER_CORNERS = 40
+UNDER_MARGIN = 0.08
 
 #: A photo in which no look names a card is searched for cards from one index corner
 #: by itself (``_cards_at_index_corners``): a card on a busy table or under a book whose
@@ -265,7 +270,9 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     names at ``CORNER_CONFIDENCE`` (and whose name no other card has) are added, best
     first (``_add_cards``).  The reader, calibrated to leave doubtful faces unnamed, is
     the test: a quad across two cards or the table reads as no card or as nothing
-    sure."""
+    sure.  Where a whole-card view would mostly show something else (the photo's edge,
+    or a named card lying over most of it) the card is read from its index corner
+    alone (``_lone_corner_cards``)."""
     named = [_sides(c.corners) for c in cards if c.card is not None]
     if not named:
         return cards
@@ -290,7 +297,17 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
                 for corner, (ua, la), (ub, lb) in right_angle_corners(
                     _segments(np.asarray(grey, np.uint8), arm, 1.2 * long * scale), arm)]
+    outlines = [c.corners for c in cards if c.card is not None]
+    # cards mostly under a named one, from an index corner showing beside it
+    under: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
     for c, (ua, la), (ub, lb) in anchors:
+        clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
+        (across, top), (down, side) = ((ua, la), (ub, lb)) if clockwise else ((ub, lb), (ua, la))
+        # as an index corner: its sides no longer than the card's (a long side showing
+        # down from it is no top; a deck with an index in every corner shows one there)
+        if (len(under) < UNDER_CORNERS and top <= 1.15 * short and side <= 1.15 * long
+                and _under_named(c, _quad_at(c, across, short, down, long), outlines, short)):
+            under.append((c, across, down))
         for da, db in ((short, long), (long, short)):
             if la > 1.15 * da or lb > 1.15 * db:
                 continue  # an arm longer than the card's side: another card's, or none
@@ -299,9 +316,9 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
             if not (0 <= centre[0] < width and 0 <= centre[1] < height):
                 # the card shows less than half: read from this corner alone, if it is
                 # an index corner (the card lying clockwise of it, its top this wide)
-                clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
-                if (da == short) == clockwise and len(cut) < CUT_CORNERS:
-                    cut.append((c, ua, ub) if clockwise else (c, ub, ua))
+                if ((da == short) == clockwise and len(cut) < CUT_CORNERS
+                        and not any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes)):
+                    cut.append((c, across, down))
                 continue
             if any(float(np.hypot(*(centre - o))) < 0.1 * short for o in centres):
                 continue  # the same card from a neighbouring corner
@@ -313,7 +330,7 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                 break
         if len(quads) >= CORNER_READS:
             break
-    if not quads and not cut:
+    if not quads and not cut and not under:
         return cards
     reads = reader.read([warp_card(image, q) for q in quads])
     more = sorted((RecognizedCard(r.card, float(r.confidence), q, True)
@@ -321,31 +338,60 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                    if r.kind == "face" and r.card is not None
                    and r.confidence >= CORNER_CONFIDENCE),
                   key=lambda c: c.confidence, reverse=True)
-    return _add_cards(cards, more + _cut_cards(image, cut, (short, long), boxes, reader))
+    lone = _lone_corner_cards(image, cut + under, (short, long), reader)
+    cards = _add_cards(cards, more + [card for k, card in lone if k < len(cut)])
+    return _add_under(cards, [card for k, card in lone if k >= len(cut)])
 
 
-def _cut_cards(image: npt.NDArray[np.uint8],
-               corners: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
-                                   npt.NDArray[np.float32]]],
-               size: tuple[float, float], boxes: list[Box], reader: CardReader,
-               ) -> list[RecognizedCard]:
-    """Cards that the photo's edge cuts by more than half, read from their index
-    corner by itself (``lone_corners``): each of ``corners`` (the corner, the direction
-    of the card's top side, of its left side) at the named cards' ``size`` (short,
-    long) and at the other sizes of ``CUT_SIZES``.  A whole-card view of such a card is
-    mostly the photo's edge smeared out, so ``_cards_at_corners`` leaves it; its index
-    corner can still show.  A card is named where the reader names it at
-    ``CORNER_CONFIDENCE`` at the named size and at one of the others too (an index read
-    a size off can pass for another, as in ``_cards_at_index_corners``), and where its
-    box overlaps no named card's (``boxes``); surest first."""
+def _under_named(corner: npt.NDArray[np.float32], quad: npt.NDArray[np.float32],
+                 outlines: list[npt.NDArray[np.float32]], short: float) -> bool:
+    """Whether ``quad``, a card of the named cards' size with its index corner at
+    ``corner``, lies at least ``UNDER_SHARE`` under one of the named cards' ``outlines``
+    while that corner shows beside them all (``UNDER_MARGIN`` of ``short`` outside each:
+    not a named card's own corner, nor a corner of its picture frame)."""
+    point = (float(corner[0]), float(corner[1]))
+    if any(cv2.pointPolygonTest(o.reshape(-1, 1, 2), point, True) > -UNDER_MARGIN * short
+           for o in outlines):
+        return False
+    return any(_inside(quad, o) >= UNDER_SHARE for o in outlines)
+
+
+def _add_under(kept: list[RecognizedCard], more: list[RecognizedCard]) -> list[RecognizedCard]:
+    """``kept`` with each card of ``more`` (cards mostly under named ones, so their
+    boxes overlap those cards') whose name is not taken yet, in place of the unread
+    outlines its box overlaps (``MERGE_IOU``)."""
+    kept = list(kept)
+    for card in more:
+        if any(k.card == card.card for k in kept):
+            continue
+        box = bounding_box(card.corners)
+        kept = [k for k in kept
+                if k.card is not None or box_iou(box, bounding_box(k.corners)) < MERGE_IOU]
+        kept.append(card)
+    return kept
+
+
+def _lone_corner_cards(image: npt.NDArray[np.uint8],
+                       corners: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                           npt.NDArray[np.float32]]],
+                       size: tuple[float, float], reader: CardReader,
+                       ) -> list[tuple[int, RecognizedCard]]:
+    """Cards read from an index corner by itself (``lone_corners``), where a whole-card
+    view would mostly show something else: a card the photo's edge cuts by more than
+    half (the view is the edge smeared out), or one mostly under a named card (the view
+    is that card's face, whose index the reader pools with this one's).  Each of
+    ``corners`` (the corner, the direction of the card's top side, of its left side) is
+    read at the named cards' ``size`` (short, long) and at the other sizes of
+    ``CUT_SIZES``; a card is named where the reader names it at ``CORNER_CONFIDENCE`` at
+    the named size and at one of the others too (an index read a size off can pass for
+    another, as in ``_cards_at_index_corners``).  Returns (index into ``corners``, card),
+    surest first."""
+    if not corners:
+        return []
     short, long = size
     tried = [(k, n, _quad_at(corner, across, short * f, down, long * f))
              for k, (corner, across, down) in enumerate(corners)
              for n, f in enumerate(CUT_SIZES)]
-    tried = [(k, n, q) for k, n, q in tried
-             if not any(box_iou(bounding_box(q), b) >= 0.5 for b in boxes)]
-    if not tried:
-        return []
     reads = reader.read([lone_corners(warp_card(image, q))[0] for _, _, q in tried])
     sure: dict[tuple[int, int], tuple[Card, float, npt.NDArray[np.float32]]] = {
         (k, n): (read.card, float(read.confidence), quad)
@@ -356,8 +402,8 @@ def _cut_cards(image: npt.NDArray[np.uint8],
     for (k, n), (card, confidence, quad) in sure.items():
         others = [sure[k, m][0] for m in range(len(CUT_SIZES)) if m != n and (k, m) in sure]
         if n == middle and card in others:
-            found.append(RecognizedCard(card, confidence, order_corners(quad), True))
-    return sorted(found, key=lambda c: c.confidence, reverse=True)
+            found.append((k, RecognizedCard(card, confidence, order_corners(quad), True)))
+    return sorted(found, key=lambda f: f[1].confidence, reverse=True)
 
 
 def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],

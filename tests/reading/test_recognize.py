@@ -412,3 +412,45 @@ def test_a_card_cut_by_the_photos_edge_is_not_named_from_a_corner_the_reader_is_
                     if c.card is not None}
     names = {c.card.code for c in recognize(image, _Doubtful(reader)).cards if c.card is not None}
     assert names == {"4C"}
+
+
+@pytest.mark.parametrize(("shift", "drop", "angle"), [(-55, -10, 12), (-55, 0, -20), (-50, -15, 30)])
+def test_a_card_mostly_under_a_named_one_is_read_from_the_index_corner_beside_it(
+        deck_reader: tuple[object, object], monkeypatch: pytest.MonkeyPatch,
+        shift: float, drop: float, angle: float) -> None:
+    # edje dev photos: 9S under QC with only its left strip showing, index and all; a
+    # whole-card view of 9S is mostly QC's face, whose index the reader pools with 9S's
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), 6)
+    under = paste(image, art.face(Card.parse("9S"), 300), (450 + shift, 330 + drop), angle, 150)  # type: ignore[attr-defined]
+    paste(image, art.face(Card.parse("QC"), 300), (450, 330), angle, 150)  # type: ignore[attr-defined]
+    paste(image, art.face(Card.parse("4D"), 300), (750, 500), -20, 150)  # type: ignore[attr-defined]
+    named = {c.card.code: c for c in recognize(image, reader).cards  # type: ignore[arg-type]
+             if c.card is not None}
+    assert set(named) == {"9S", "QC", "4D"}
+    got = named["9S"].corners  # its whole outline, under QC
+    error = min(np.abs(got - under).max(), np.abs(got - np.roll(under, 2, axis=0)).max())
+    assert error < 15
+    assert named["9S"].covered and not named["QC"].covered
+    monkeypatch.setattr(recognize_module, "UNDER_CORNERS", 0)
+    names = {c.card.code for c in recognize(image, reader).cards if c.card is not None}  # type: ignore[arg-type]
+    assert "9S" not in names
+
+
+def test_only_a_corner_showing_beside_the_named_cards_is_read_as_a_card_under_them() -> None:
+    # a named card's own corner (the top right of a deck with an index in all four
+    # corners, read sideways) and a corner inside it (its picture frame) are not
+    top = np.array([[400, 200], [550, 200], [550, 410], [400, 410]], np.float32)
+    right, down = np.array([1, 0], np.float32), np.array([0, 1], np.float32)
+    left = -right
+
+    def under(corner: tuple[float, float], across: npt.NDArray[np.float32],
+              along: npt.NDArray[np.float32]) -> bool:
+        at = np.array(corner, np.float32)
+        return recognize_module._under_named(
+            at, recognize_module._quad_at(at, across, 150, along, 210), [top], 150)
+
+    assert under((340, 195), right, down)      # a strip 60 px wide shows left of it
+    assert not under((550, 200), down, left)   # its own top-right corner, sideways
+    assert not under((420, 230), right, down)  # a corner inside it
+    assert not under((200, 195), right, down)  # beside it, but hardly under it
