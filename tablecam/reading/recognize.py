@@ -560,13 +560,40 @@ def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[Recogni
     top card, unread faces looked at again."""
     found = find_cards_thorough(image)
     seen = read_cards(image, found, reader)
-    cards = [RecognizedCard(s.card, s.confidence, s.corners, s.covered) for s in seen if s.face_up]
+    cards = _own_corners_name(image, [RecognizedCard(s.card, s.confidence, s.corners, s.covered)
+                                      for s in seen if s.face_up], reader)
     # outlines read as a back or as no card may be stacks too: a face on face-down cards
     faces = {id(c.corners) for c in cards}
     others = [f.corners for f in found if id(f.corners) not in faces]
     cards = _close_ups(image, cards, reader)
     cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
     return _cards_at_corners(image, cards, reader)
+
+
+def _own_corners_name(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+                      reader: CardReader) -> list[RecognizedCard]:
+    """``cards`` with the name of each outline off the photo's card shape (by more than
+    ``SHAPE_TOLERANCE``) kept only where an index corner of it, read by itself
+    (``lone_corners``), gives that name too; the others left unread.  The reader pools
+    what its two index corners show, so an outline taken round two cards side by side
+    names a card that lies on neither: 9S beside QC, outlined as one (long over short
+    1.15), read QS at 0.987 from the 9's corner and the queen's.  Unread, such an
+    outline is searched for the cards in it by the later stages (stacks, second looks,
+    corners).  Card-shaped outlines are left alone: on the dev stills a corner by
+    itself did not name 3 small cards that both corners named right."""
+    if all(c.card is None for c in cards):
+        return cards
+    aspect = photo_aspect([_sides(c.corners) for c in cards if c.card is not None])
+    named = [c for c in cards if c.card is not None and not (
+        1 / SHAPE_TOLERANCE <= _sides(c.corners)[1] / max(_sides(c.corners)[0], 1e-6) / aspect
+        <= SHAPE_TOLERANCE)]
+    if not named:
+        return cards
+    reads = reader.read([view for c in named for view in lone_corners(warp_card(image, c.corners))])
+    doubted = {id(c) for k, c in enumerate(named)
+               if not any(r.kind == "face" and r.card == c.card for r in reads[2 * k:2 * k + 2])}
+    return [RecognizedCard(None, c.confidence, c.corners, c.covered) if id(c) in doubted else c
+            for c in cards]
 
 
 def _close_ups(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],

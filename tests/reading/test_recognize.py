@@ -454,3 +454,54 @@ def test_only_a_corner_showing_beside_the_named_cards_is_read_as_a_card_under_th
     assert not under((550, 200), down, left)   # its own top-right corner, sideways
     assert not under((420, 230), right, down)  # a corner inside it
     assert not under((200, 195), right, down)  # beside it, but hardly under it
+
+
+def test_an_outline_round_two_cards_side_by_side_names_neither_chimera_but_both_cards(
+        deck_reader: tuple[object, object]) -> None:
+    # the finder outlines 9S and QC, squarely side by side, as one; the reader, pooling
+    # the 9's corner with the queen's, named it QS at 0.987, a card on neither
+    art, reader = deck_reader
+    image = background((1000, 750), (60, 110, 60), 6)
+    paste(image, art.face(Card.parse("9S"), 300), (390, 338), 0, 150)  # type: ignore[attr-defined]
+    paste(image, art.face(Card.parse("QC"), 300), (450, 330), 0, 150)  # type: ignore[attr-defined]
+    paste(image, art.face(Card.parse("4D"), 300), (750, 500), -20, 150)  # type: ignore[attr-defined]
+    names = {c.card.code for c in recognize(image, reader).cards if c.card is not None}  # type: ignore[arg-type]
+    assert names == {"9S", "QC", "4D"}
+
+
+class _Chimera:
+    """Names a view by both index corners pooled: the top-left corner's suit and the
+    bottom-right corner's rank (red marks for hearts and for kings), a card neither
+    corner shows by itself; a view showing one corner twice names that corner's card."""
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        out = []
+        for view in views:
+            top = view[:20, :15].astype(int)
+            bottom = view[-20:, -15:].astype(int)
+            red_top = bool(((top[..., 2] > 150) & (top[..., 1] < 80)).any())
+            red_bottom = bool(((bottom[..., 2] > 150) & (bottom[..., 1] < 80)).any())
+            card = Card.parse(("K" if red_bottom else "4") + ("H" if red_top else "C"))
+            if red_top == red_bottom:  # one card's two corners: that card
+                card = Card.parse("KH" if red_top else "4C")
+            out.append(CardRead(card, 0.99, "face"))
+        return out
+
+
+def test_a_name_no_corner_of_an_off_shape_outline_gives_by_itself_is_taken_back() -> None:
+    # a square outline (two cards side by side taken as one), a card-shaped one apart
+    image = np.full((300, 400, 3), 255, np.uint8)
+    image[2:16, 2:14] = (0, 0, 220)  # a red mark in the square's top-left corner only
+    square = np.array([[0, 0], [140, 0], [140, 140], [0, 140]], np.float32)
+    card = np.array([[250, 50], [350, 50], [350, 190], [250, 190]], np.float32)
+    reader = _Chimera()
+    pooled = reader.read([recognize_module.warp_card(image, square)])[0].card
+    assert pooled == Card.parse("4H")  # on neither corner
+    cards = [RecognizedCard(Card.parse("4H"), 0.99, square, False),
+             RecognizedCard(Card.parse("4S"), 0.99, card, False)]
+    checked = recognize_module._own_corners_name(image, cards, reader)
+    assert checked[0].card is None
+    assert checked[1] == cards[1]  # card-shaped: left as read
+    image[124:138, 126:138] = (0, 0, 220)  # both corners red: KH's own
+    cards[0] = RecognizedCard(Card.parse("KH"), 0.99, square, False)
+    assert recognize_module._own_corners_name(image, cards, reader) == cards
