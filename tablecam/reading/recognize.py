@@ -303,10 +303,13 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     for c, (ua, la), (ub, lb) in anchors:
         clockwise = float(ua[0] * ub[1] - ua[1] * ub[0]) > 0
         (across, top), (down, side) = ((ua, la), (ub, lb)) if clockwise else ((ub, lb), (ua, la))
-        # as an index corner: its sides no longer than the card's (a long side showing
-        # down from it is no top; a deck with an index in every corner shows one there)
-        if (len(under) < UNDER_CORNERS and top <= 1.15 * short and side <= 1.15 * long
-                and _under_named(c, _quad_at(c, across, short, down, long), outlines, short)):
+        # as an index corner: its sides, as far as they show beside the named cards, no
+        # longer than the card's (a long side showing down from it is no top; a deck with
+        # an index in every corner shows one there)
+        if (len(under) < UNDER_CORNERS
+                and _under_named(c, _quad_at(c, across, short, down, long), outlines, short)
+                and _shown_arm(c, across, top, outlines) <= 1.15 * short
+                and _shown_arm(c, down, side, outlines) <= 1.15 * long):
             under.append((c, across, down))
         for da, db in ((short, long), (long, short)):
             if la > 1.15 * da or lb > 1.15 * db:
@@ -354,6 +357,19 @@ def _under_named(corner: npt.NDArray[np.float32], quad: npt.NDArray[np.float32],
            for o in outlines):
         return False
     return any(_inside(quad, o) >= UNDER_SHARE for o in outlines)
+
+
+def _shown_arm(corner: npt.NDArray[np.float32], direction: npt.NDArray[np.float32],
+               length: float, outlines: list[npt.NDArray[np.float32]]) -> float:
+    """How far a straight edge of ``length`` from ``corner`` along ``direction`` runs
+    before it meets one of ``outlines``: a card under another shows its side up to the
+    other's edge, which may carry on along the same line (cards laid square in a row)."""
+    for step in np.arange(2.0, length, 2.0):
+        point = corner + direction * float(step)
+        if any(cv2.pointPolygonTest(o.reshape(-1, 1, 2), (float(point[0]), float(point[1])),
+                                    False) >= 0 for o in outlines):
+            return float(step)
+    return length
 
 
 def _add_under(kept: list[RecognizedCard], more: list[RecognizedCard]) -> list[RecognizedCard]:

@@ -505,3 +505,14 @@ def test_a_name_no_corner_of_an_off_shape_outline_gives_by_itself_is_taken_back(
     image[124:138, 126:138] = (0, 0, 220)  # both corners red: KH's own
     cards[0] = RecognizedCard(Card.parse("KH"), 0.99, square, False)
     assert recognize_module._own_corners_name(image, cards, reader) == cards
+
+
+def test_a_side_of_a_card_under_another_shows_up_to_the_other_cards_edge() -> None:
+    # cards laid square in a row: the lower card's bottom edge runs on along the top
+    # card's, and only the part up to the top card's edge is the lower card's own
+    top = np.array([[100, 0], [250, 0], [250, 210], [100, 210]], np.float32)
+    corner = np.array([310, 205], np.float32)  # the lower card's corner, 60 px right of top
+    shown = recognize_module._shown_arm(corner, np.array([-1, 0], np.float32), 200.0, [top])
+    assert 58 <= shown <= 62
+    up = recognize_module._shown_arm(corner, np.array([0, -1], np.float32), 200.0, [top])
+    assert up == 200.0  # the lower card's right side, beside nothing
