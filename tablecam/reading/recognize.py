@@ -583,6 +583,7 @@ def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[Recogni
     others = [f.corners for f in found if id(f.corners) not in faces]
     cards = _close_ups(image, cards, reader)
     cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
+    cards = _own_corner_alone(image, cards, reader)
     return _cards_at_corners(image, cards, reader)
 
 
@@ -667,6 +668,36 @@ def _second_look(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     named = [c.card for c in cards if c.card is not None] + [c.card for c in best.values()]
     return [best[i] if i in best and named.count(best[i].card) == 1 else c
             for i, c in enumerate(cards)]
+
+
+def _own_corner_alone(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+                      reader: CardReader) -> list[RecognizedCard]:
+    """Faces still unread, read from each of their two index corners by itself
+    (``lone_corners``).  An outline a little off its card (a side on a neighbour's edge)
+    can keep one index corner on the card while the other lands on the table or on
+    another card, and the reader, pooling the two, is unsure.  A face is named where one
+    corner by itself names it at ``CORNER_CONFIDENCE``, the other names no other card,
+    and no other card of the photo has the name; the outline reported stays the one
+    found."""
+    unread = [i for i, c in enumerate(cards) if c.card is None]
+    if not unread:
+        return cards
+    reads = reader.read([view for i in unread
+                         for view in lone_corners(warp_card(image, cards[i].corners))])
+    named = [c.card for c in cards if c.card is not None]
+    out = list(cards)
+    for k, i in enumerate(unread):
+        pair = reads[2 * k:2 * k + 2]
+        sure = {r.card for r in pair if r.kind == "face" and r.card is not None
+                and r.confidence >= CORNER_CONFIDENCE}
+        other = {r.card for r in pair if r.kind == "face" and r.card is not None}
+        if len(sure) == 1 and other == sure:
+            card = sure.pop()
+            if card not in named:
+                named.append(card)
+                out[i] = RecognizedCard(card, max(float(r.confidence) for r in pair),
+                                        cards[i].corners, cards[i].covered)
+    return out
 
 
 def _outline_corners(corners: npt.NDArray[np.float32]) -> list[Corner]:

@@ -516,3 +516,39 @@ def test_a_side_of_a_card_under_another_shows_up_to_the_other_cards_edge() -> No
     assert 58 <= shown <= 62
     up = recognize_module._shown_arm(corner, np.array([0, -1], np.float32), 200.0, [top])
     assert up == 200.0  # the lower card's right side, beside nothing
+
+
+class _Pooled:
+    """KH where both index corners of a view show a red mark, nothing where neither
+    does, and an unsure face where they disagree (as the reader pools them)."""
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        out = []
+        for view in views:
+            marks = [bool(((c[..., 2] > 150) & (c[..., 1] < 80)).any())
+                     for c in (view[:20, :15].astype(int), view[-20:, -15:].astype(int))]
+            if all(marks):
+                out.append(CardRead(Card.parse("KH"), 0.99, "face"))
+            elif any(marks):
+                out.append(CardRead(None, 0.5, "face"))
+            else:
+                out.append(CardRead(None, 0.9, "none"))
+        return out
+
+
+@pytest.mark.parametrize("named_elsewhere", [False, True])
+def test_an_unread_face_is_named_by_one_index_corner_read_by_itself(
+        named_elsewhere: bool) -> None:
+    # the outline's top-left corner is on KH's index, its bottom-right one off the card
+    # (on the table): pooled, the reader is unsure; that corner alone names KH
+    image = np.full((300, 400, 3), 255, np.uint8)
+    image[4:16, 4:14] = (0, 0, 220)
+    outline = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    cards = [RecognizedCard(None, 0.5, outline, False)]
+    if named_elsewhere:
+        cards.append(RecognizedCard(Card.parse("KH"), 0.99, outline + 200, False))
+    reader = _Pooled()
+    assert reader.read([recognize_module.warp_card(image, outline)])[0].card is None
+    got = recognize_module._own_corner_alone(image, cards, reader)
+    assert got[0].card == (None if named_elsewhere else Card.parse("KH"))
+    assert np.array_equal(got[0].corners, outline)
