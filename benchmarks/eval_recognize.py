@@ -13,7 +13,7 @@ no labelled card lies).
 - ``edje_pinochle_ranks/test``: real photos, ranks 9 to A only (suits unlabelled):
   a read is correct when its rank matches.  Its boxes take in only the part of a card
   that shows, so a card found lying under others is boxed the same way
-  (``_visible_overlap``).
+  (``_box_overlap``).
 - rendered stills of the reserved deck families (``tablecam.render.stills``): face-up
   cards that show at least 90%, matched by the IoU of the outlines (>= 0.7).
 
@@ -159,38 +159,36 @@ def _shown_box(corners: npt.NDArray[np.float32], width: int, height: int) -> Box
     return bounding_box(np.asarray(shown, np.float32).reshape(-1, 2))
 
 
-def _box_overlap(width: int, height: int) -> Callable[[object, RecognizedCard], float]:
-    """How a labelled box and a found card overlap in a ``width`` x ``height`` photo: the
-    IoU of the box and the card's shown box (``_shown_box``)."""
-    return lambda box, card: box_iou(box, _shown_box(card.corners, width, height))  # type: ignore[arg-type]
-
-
-def _visible_overlap(width: int, height: int, cards: list[RecognizedCard],
-                     ) -> Callable[[object, RecognizedCard], float]:
-    """As ``_box_overlap``, for labels that box only the part of a card that shows
-    (edje): a card reported as lying under others (``covered``, read from a corner with
-    its whole outline) is boxed by the part of it inside the photo and outside the
-    outlines of the cards not under others."""
+def _box_overlap(width: int, height: int, cards: list[RecognizedCard], visible: bool = False,
+                 ) -> Callable[[object, RecognizedCard], float]:
+    """How a labelled box and a found card of ``cards`` overlap in a ``width`` x
+    ``height`` photo: the IoU of the box and the card's shown box (``_shown_box``).
+    With ``visible``, for labels that box only the part of a card that shows (edje), a
+    card reported as lying under others (``covered``, read from a corner with its whole
+    outline) is boxed by the part of it inside the photo and outside the outlines of the
+    cards not under others (``_visible_box``).  Each card's box is made once."""
     tops = [c.corners for c in cards if not c.covered]
+    boxes = {id(c): (_visible_box(c.corners, tops, width, height) if visible and c.covered
+                     else _shown_box(c.corners, width, height)) for c in cards}
+    return lambda box, card: box_iou(box, boxes[id(card)])  # type: ignore[arg-type]
+
+
+def _visible_box(corners: npt.NDArray[np.float32], tops: list[npt.NDArray[np.float32]],
+                 width: int, height: int) -> Box:
+    """The box around the part of an outline inside the photo and outside ``tops``
+    (without the slivers that outlines a pixel or two apart leave along a top's side);
+    the shown box where nothing is left."""
+    mask = np.zeros((height, width), np.uint8)
+    cv2.fillConvexPoly(mask, np.rint(corners).astype(np.int32), 255)
+    for top in tops:
+        cv2.fillConvexPoly(mask, np.rint(top).astype(np.int32), 0)
     sliver = max(3, round(0.02 * min(width, height)))
-
-    def overlap(box: object, card: RecognizedCard) -> float:
-        if not card.covered:
-            return box_iou(box, _shown_box(card.corners, width, height))  # type: ignore[arg-type]
-        mask = np.zeros((height, width), np.uint8)
-        cv2.fillConvexPoly(mask, np.rint(card.corners).astype(np.int32), 255)
-        for top in tops:
-            cv2.fillConvexPoly(mask, np.rint(top).astype(np.int32), 0)
-        # without the slivers that outlines a pixel or two apart leave along a top's side
-        mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((sliver, sliver), np.uint8)),
-                          np.uint8)
-        ys, xs = np.nonzero(mask)
-        if len(xs) == 0:
-            return box_iou(box, _shown_box(card.corners, width, height))  # type: ignore[arg-type]
-        shown = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-        return box_iou(box, shown)  # type: ignore[arg-type]
-
-    return overlap
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((sliver, sliver), np.uint8)),
+                      np.uint8)
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return _shown_box(corners, width, height)
+    return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
 
 
 def _label_quad(shape: object) -> npt.NDArray[np.int32]:
@@ -274,7 +272,7 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
         tally.images += 1
         before = tally.spurious
         matched = _score(tally, labels, cards,
-                         _box_overlap(w, h),
+                         _box_overlap(w, h, cards),
                          0.5, lambda label, card: card.code == label)
         _draw_misses(misses, path.stem.split("_jpg.rf.")[0], image, labels, matched, cards,
                      before, tally)
@@ -307,7 +305,7 @@ def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
         before = tally.spurious
         h, w = image.shape[:2]
         matched = _score(tally, labels, result.cards,
-                         _visible_overlap(w, h, result.cards),
+                         _box_overlap(w, h, result.cards, visible=True),
                          0.5, lambda label, card: card.rank == label)
         _draw_misses(misses, f"edje_{path.stem}", image, labels, matched, result.cards, before,
                      tally)

@@ -47,7 +47,7 @@ from tablecam.reading.finder import (
     right_angle_corners,
 )
 from tablecam.reading.realdata import bounding_box, box_iou
-from tablecam.reading.table_reader import CardReader, read_cards
+from tablecam.reading.table_reader import CardReader, _Read, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, lone_corners, order_corners, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
@@ -317,16 +317,16 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                 continue  # an arm longer than the card's side: another card's, or none
             quad = _quad_at(c, ua, da, ub, db)
             centre = quad.mean(axis=0)
+            named_already = any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes)
             if not (0 <= centre[0] < width and 0 <= centre[1] < height):
                 # the card shows less than half: read from this corner alone, if it is
                 # an index corner (the card lying clockwise of it, its top this wide)
-                if ((da == short) == clockwise and len(cut) < CUT_CORNERS
-                        and not any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes)):
+                if (da == short) == clockwise and len(cut) < CUT_CORNERS and not named_already:
                     cut.append((c, across, down))
                 continue
             if any(float(np.hypot(*(centre - o))) < 0.1 * short for o in centres):
                 continue  # the same card from a neighbouring corner
-            if any(box_iou(bounding_box(quad), b) >= 0.5 for b in boxes):
+            if named_already:
                 continue  # a card named already
             quads.append(order_corners(quad))
             centres.append(centre)
@@ -602,16 +602,29 @@ def _own_corners_name(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     if all(c.card is None for c in cards):
         return cards
     aspect = photo_aspect([_sides(c.corners) for c in cards if c.card is not None])
-    named = [c for c in cards if c.card is not None and not (
-        1 / SHAPE_TOLERANCE <= _sides(c.corners)[1] / max(_sides(c.corners)[0], 1e-6) / aspect
-        <= SHAPE_TOLERANCE)]
+    named = [c for c in cards
+             if c.card is not None and not _card_shaped(*_sides(c.corners), aspect)]
     if not named:
         return cards
-    reads = reader.read([view for c in named for view in lone_corners(warp_card(image, c.corners))])
-    doubted = {id(c) for k, c in enumerate(named)
-               if not any(r.kind == "face" and r.card == c.card for r in reads[2 * k:2 * k + 2])}
+    pairs = _corner_reads(image, [c.corners for c in named], reader)
+    doubted = {id(c) for c, pair in zip(named, pairs, strict=True)
+               if not any(r.kind == "face" and r.card == c.card for r in pair)}
     return [RecognizedCard(None, c.confidence, c.corners, c.covered) if id(c) in doubted else c
             for c in cards]
+
+
+def _card_shaped(short: float, long: float, aspect: float) -> bool:
+    """Whether an outline with sides ``short`` and ``long`` has the photo's card shape
+    (long over short ``aspect``) within ``SHAPE_TOLERANCE``."""
+    return 1 / SHAPE_TOLERANCE <= (long / max(short, 1e-6)) / aspect <= SHAPE_TOLERANCE
+
+
+def _corner_reads(image: npt.NDArray[np.uint8], outlines: list[npt.NDArray[np.float32]],
+                  reader: CardReader) -> list[tuple[_Read, _Read]]:
+    """Each outline's two index corners, each read by itself (``lone_corners``), in one
+    batch."""
+    reads = reader.read([view for o in outlines for view in lone_corners(warp_card(image, o))])
+    return [(reads[2 * k], reads[2 * k + 1]) for k in range(len(outlines))]
 
 
 def _close_ups(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
@@ -683,12 +696,10 @@ def _own_corner_alone(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     unread = [i for i, c in enumerate(cards) if c.card is None]
     if not unread:
         return cards
-    reads = reader.read([view for i in unread
-                         for view in lone_corners(warp_card(image, cards[i].corners))])
+    pairs = _corner_reads(image, [cards[i].corners for i in unread], reader)
     named = [c.card for c in cards if c.card is not None]
     out = list(cards)
-    for k, i in enumerate(unread):
-        pair = reads[2 * k:2 * k + 2]
+    for i, pair in zip(unread, pairs, strict=True):
         sure = {r.card for r in pair if r.kind == "face" and r.card is not None
                 and r.confidence >= CORNER_CONFIDENCE}
         other = {r.card for r in pair if r.kind == "face" and r.card is not None}
@@ -748,8 +759,7 @@ def _top_cards(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     for i, card in enumerate(cards):
         short, long = _sides(card.corners)
         area = float(cv2.contourArea(card.corners))
-        ratio = (long / max(short, 1e-6)) / aspect
-        if area <= STACK_AREA * lone and 1 / SHAPE_TOLERANCE <= ratio <= SHAPE_TOLERANCE:
+        if area <= STACK_AREA * lone and _card_shaped(short, long, aspect):
             continue
         if short < 0.8 * width or len(set(owners)) >= STACK_SEARCHES:
             continue
