@@ -285,7 +285,8 @@ def tick(referee: Referee, tracker: Tracker, t: float) -> list[Call]:
 
 
 def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = None) -> list[Call]:
-    """Hand the tracker's output to the referee; what the tracker could not follow is said.
+    """Hand the tracker's output to the referee; what the tracker could not follow is said
+    while a round is in play.
 
     With ``tracker``, a play or move counts as seen whole (evidence enough to call it
     illegal) only when the tracker says so (``tracker.firm``).
@@ -293,7 +294,12 @@ def judge(tracked: list[Tracked], referee: Referee, tracker: Tracker | None = No
     calls: list[Call] = []
     for item in tracked:
         if isinstance(item, Unsure):
-            calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
+            # Once a round is over, a card the tracker lost in a hand changes nothing the
+            # referee counts (a card played unseen before the slap is settled by
+            # ``settle_held``): players gathering their cards are not told about it (the
+            # demo said "lost sight of 6C" after the game had ended, a collision's loser).
+            if referee.phase not in ("round_over", "game_over"):
+                calls.append(Call(item.t, None, f"I could not follow that: {item.text}."))
         elif isinstance(item, Identified):
             calls += referee.identify(item.t, item.player, item.column, item.card)
         elif isinstance(item, PileIdentified):

@@ -7,13 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tablecam.app import run_pipeline
+from tablecam.app import judge, referee_readings, run_pipeline
 from tablecam.capture import Frame
 from tablecam.errors import TablecamError
 from tablecam.events import Button, event_to_dict, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.records import GameRecords
 from tablecam.referee import Referee
+from tablecam.tracking import Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, synthetic_readings
 
 GOLDEN = Path(__file__).parent / "data" / "game-events.jsonl"
@@ -92,6 +93,23 @@ def test_pipeline_referees_the_golden_game_and_closes_its_stages(tmp_path: Path)
     stored = records.events(records.games()[0].id)
     assert [e["type"] for e in stored if e["type"] in DECIDED] == [e.type for e in result.events
                                                                    if e.type in DECIDED]
+
+
+def test_a_lost_card_is_said_in_play_and_not_once_the_game_is_over() -> None:
+    events = read_events(GOLDEN)
+    presses = [ButtonPress(e.t, e.button, e.player) for e in events if isinstance(e, Button)]
+    referee = Referee()
+    referee_readings([r for r in synthetic_readings(events, seed=7) if r.t < 20.0], presses, referee)
+    lost = Unsure(20.0, "lost sight of 6C from A's column 4")
+    assert referee.phase == "playing"
+    assert [c.say for c in judge([lost], referee)] == [
+        "I could not follow that: lost sight of 6C from A's column 4."]
+    finished = Referee()
+    calls, _ = referee_readings(synthetic_readings(events, seed=7), presses, finished)
+    assert finished.phase == "game_over"
+    assert "game_end" in [c.event.type for c in calls if c.event is not None]
+    # the collision's loser still in A's hand after B's last card (the demo's 6C)
+    assert judge([lost], finished) == []
 
 
 def test_a_restarted_pipeline_resumes_the_game_from_the_log(tmp_path: Path) -> None:
