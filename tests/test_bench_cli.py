@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from tablecam.bench import Figure, load_average
@@ -46,3 +49,23 @@ def test_an_unknown_benchmark_is_named_in_the_error() -> None:
 
 def test_load_average_is_a_non_negative_number() -> None:
     assert load_average() >= 0.0
+
+
+def test_the_hour_long_pipeline_bench_plays_a_recording_again_and_again_as_one(tmp_path: Path) -> None:
+    from tablecam.tracking.bench import LoopedRecording, _recording_period
+
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((8, 8, 3), 40 * i, np.uint8))
+    spec = f"frames:{tmp_path}"
+    period = _recording_period(spec)
+    assert period == pytest.approx(3 / 15)  # a frames folder opened so plays at 15 frames a second
+    looped = LoopedRecording(spec, loops=2, period=period + 0.2)
+    frames = []
+    while (frame := looped.read()) is not None:
+        frames.append(frame)
+    # the second pass 0.2 s after the first ends, the first frame filling the pause
+    assert [f.t for f in frames] == pytest.approx([k / 15 for k in range(9)])
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 40, 80, 0, 0, 0, 0, 40, 80]
+    assert sorted(looped.rss_at) == pytest.approx([0.0, 0.4, 0.8])
+    assert all(mb > 0 for mb in looped.rss_at.values())
+    looped.close()

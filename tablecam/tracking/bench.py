@@ -8,14 +8,23 @@
   the built-in 1280x720 demo recording: frames per second per core (CPU time), the
   delay from a card landing to its event (video time, against the render truth), and
   memory.
+- ``pipeline-hour``: the same pipeline fed the demo recording again and again, with 30 s
+  of empty table between passes, for an hour of video (ten minutes with ``--quick``),
+  as one recording of game after game: resident memory after the first game, after ten minutes and at the end
+  (flat means no leak), with the speed and the plays, takes and winners over every game.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from tablecam.bench import Figure, peak_memory_mb
+
+if TYPE_CHECKING:
+    from tablecam.capture import Frame, FrameSource
 
 
 def _rss_mb() -> float:
@@ -119,7 +128,128 @@ def bench_pipeline(quick: bool) -> list[Figure]:
     ]
 
 
+class LoopedRecording:
+    """A recording played ``loops`` times back to back as one, each pass ``period``
+    seconds after the last.  Where ``period`` is longer than a pass, the recording's
+    first frame (the demo's empty table) fills the pause before the next pass, at the
+    recording's frame rate: the players gathering and shuffling the cards for a new
+    game (a deal sooner after a game's end is taken for the same game going on).
+    Notes the resident memory as each pass begins (``rss_at``: video time -> MB)."""
+
+    def __init__(self, spec: str, loops: int, period: float) -> None:
+        self.spec, self.loops, self.period = spec, loops, period
+        self.done = 0
+        self.rss_at: dict[float, float] = {}
+        self._source: FrameSource | None = None
+        self._first: Frame | None = None
+        self._last_t = 0.0
+        self._step: float | None = None  # the recording's frame interval
+
+    def read(self) -> Frame | None:
+        from tablecam.capture import Frame, open_source
+
+        while self.done < self.loops:
+            start = self.done * self.period
+            if self._source is None and self._first is not None:
+                step = self._step or 1 / 30
+                pause_t = self._last_t + step
+                if pause_t < start - step / 2:
+                    self._last_t = pause_t
+                    return Frame(pause_t, self._first.image)
+            if self._source is None:
+                self.rss_at[start] = _rss_mb()
+                self._source = open_source(self.spec)
+            frame = self._source.read()
+            if frame is not None:
+                if self._first is None:
+                    self._first = frame
+                elif self._step is None:
+                    self._step = frame.t - self._first.t
+                self._last_t = start + frame.t
+                return Frame(self._last_t, frame.image)
+            self._source.close()
+            self._source, self.done = None, self.done + 1
+        self.rss_at.setdefault(self.done * self.period, _rss_mb())
+        return None
+
+    def close(self) -> None:
+        if self._source is not None:
+            self._source.close()
+            self._source = None
+
+
+#: Seconds of empty table between two passes of the demo in ``pipeline-hour``: longer
+#: than the referee's ``GAME_GOES_ON_S``, as gathering and shuffling 52 cards takes.
+NEW_GAME_PAUSE_S = 30.0
+
+
+def _recording_period(spec: str) -> float:
+    """Seconds from one pass's first frame to the next pass's: the last frame's time
+    and one frame more."""
+    from tablecam.capture import open_source
+
+    source = open_source(spec)
+    try:
+        times = []
+        while (frame := source.read()) is not None:
+            times.append(frame.t)
+    finally:
+        source.close()
+    if len(times) < 2:
+        return 1.0
+    return times[-1] + (times[-1] - times[0]) / (len(times) - 1)
+
+
+def bench_pipeline_hour(quick: bool) -> list[Figure]:
+    import dataclasses
+
+    from tablecam.app import run_pipeline
+    from tablecam.events import read_events
+    from tablecam.inputs import ButtonPress
+    from tablecam.inputs.replay import read_inputs
+    from tablecam.reading.classifier import CardClassifier
+    from tablecam.reading.table_reader import TableReader
+    from tablecam.referee import Referee
+    from tablecam.referee.scoring import score_games
+    from tablecam.render.demo import demo_inputs, demo_recording, demo_truth
+
+    spec = str(demo_recording())
+    period = _recording_period(spec) + NEW_GAME_PAUSE_S
+    loops = max(1, math.ceil((600.0 if quick else 3600.0) / period))
+    truth = read_events(demo_truth())
+    presses = read_inputs(demo_inputs())
+    all_truth = [dataclasses.replace(e, t=e.t + k * period) for k in range(loops) for e in truth]
+    all_presses = [ButtonPress(p.t + k * period, p.button, p.player)
+                   for k in range(loops) for p in presses]
+    source = LoopedRecording(spec, loops, period)
+    reader = TableReader(CardClassifier())
+    start_cpu = time.process_time()
+    result = run_pipeline(source, reader, Referee(), presses=all_presses)
+    cpu = time.process_time() - start_cpu
+    score = score_games(all_truth, result.events)
+    summary = score.summary()
+    marks = sorted(source.rss_at.items())
+    first = marks[1][1] if len(marks) > 1 else marks[0][1]
+    ten = next((mb for t, mb in marks if t >= 600.0), marks[-1][1])
+    end_t, end = marks[-1]
+    return [
+        Figure(f"video refereed ({loops} passes of the demo, {NEW_GAME_PAUSE_S:.0f} s apart)", end_t / 60, "min"),
+        Figure("whole pipeline at 1280x720 (frames per CPU second)", result.frames / cpu if cpu else 0.0, "fps"),
+        Figure("memory after the first game", first, "MB"),
+        Figure("memory after 10 min of video", ten, "MB"),
+        Figure(f"memory after {end_t / 60:.0f} min of video", end, "MB"),
+        Figure("memory growth per hour after the first 10 min",
+               (end - ten) * 3600.0 / (end_t - 600.0) if end_t > 600.0 else 0.0, "MB/h"),
+        Figure("peak memory", peak_memory_mb(), "MB"),
+        Figure("plays reported right", summary["plays_right_pct"], "%"),
+        Figure("games whose winner was right", summary["game_winners_pct"], "%"),
+        Figure("rounds with exact takes", summary["exact_takes_pct"], "%"),
+        Figure("false stalls", summary["false_stalls"], ""),
+    ]
+
+
 BENCHMARKS: dict[str, Callable[[bool], list[Figure]]] = {
     "tracking": bench_tracking,
     "pipeline": bench_pipeline,
+    "pipeline-hour": bench_pipeline_hour,
 }
