@@ -162,6 +162,9 @@ class _Zone:
     named_at: float = -1e9
     #: the reader itself named the value before the accepted one (a card that just left)
     left_named: bool = False
+    #: the face the reader liked best when the accepted face was accepted without being
+    #: named (None: it was named, or is no face)
+    unnamed_face: Card | None = None
 
 
 @dataclass(slots=True)
@@ -468,6 +471,9 @@ class Tracker:
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
             zone.accepted_named = zone.named_run
+            # (a face accepted unnamed in this frame: the look it was accepted with)
+            zone.unnamed_face = (zone.liked if value[0] == "face_up" and zone.named_run == 0
+                                 and not zone.covered else None)
             zone.last_evidence, zone.evidence = zone.evidence, {}
             self._r.played_tops.discard(name)
         self._busy, self._unsettled, self._moving = busy, unsettled, moving
@@ -564,6 +570,22 @@ class Tracker:
         liked = dict(candidates)
         favourite = _likeliest_face(candidates)
         possible = self._possible(name) if self._phase == "playing" else None
+        if (possible is not None and name in PILES and favourite is not None
+                and favourite == zone.unnamed_face and favourite not in self._in_hand
+                and self._top(name) is not None
+                and (not self.spit_expected or (self._spit_due_since is not None
+                                                and zone.last_hidden < self._spit_due_since))):
+            # The pile's top, a card we know though the reader does not name it there,
+            # liked best as the same face as when it was last accepted: the same card (a
+            # hand passing by; a card laid on it would look otherwise), not the likeliest
+            # face that may lie on it (the demo's 7C, landed unread on the left pile and
+            # liked as 8S 0.21, became 8S, and once B's hand had passed with 3C it was
+            # explained as a face-down card of B5 turned up and played unseen; the real
+            # reveal there came "from nowhere").  So too once spit cards are due, until
+            # a hand comes over the pile (dev game 2040: 4S, unread and liked as 3C,
+            # became a spit card 3C the moment "Spit!" was called).  An unknown top (a
+            # spit card unread) is still narrowed to the likeliest card that may be there.
+            return accepted
         if possible is not None and accepted is not None and name in PILES:
             # The pile's known top among the reader's likely faces, with no card in a hand
             # and no spit due: the same card blurred (a hand passing), not a new one.

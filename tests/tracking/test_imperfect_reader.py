@@ -300,6 +300,50 @@ def test_a_hand_passing_over_an_unread_pile_top_that_looks_the_same_after_lays_n
     assert landed[1] == Play(landed[1].t, 1, "A", c("9D"), "left", 2)
 
 
+UNREAD_9D = "?10S:0.21,5S:0.16,JS:0.09"  # 9D on 8H as the reader sees it, unnamed
+
+
+def unread_play_then_a_hand_passes() -> tuple[Tracker, list[Tracked], float]:
+    """A's 9D lands unread on the left pile; then B plays KH onto the right pile, his hand
+    passing over the left one.  Returns the tracker, its output and the next frame's time."""
+    tracker = started(right="QC")
+    base = dict(BASE, right="QC")
+    steps = [(3, {"A2": "covered"}), (3, {"A2": "down", "left": "covered"}),
+             (8, {"A2": "down", "left": UNREAD_9D}),
+             (3, {"A2": "down", "B1": "covered", "left": UNREAD_9D}),
+             (3, {"A2": "down", "B1": "empty", "left": "covered", "right": "covered"}),
+             (10, {"A2": "down", "B1": "empty", "left": "?10S:0.22,5S:0.13,JS:0.1", "right": "KH"})]
+    frames, t = [], 1.0
+    for count, zones in steps:
+        for _ in range(count):
+            frames.append((t, dict(base, **zones)))
+            t += 1 / 30
+    return tracker, run(tracker, frames, reread=("left", "right")), t
+
+
+def test_a_card_landed_unread_keeps_its_name_while_the_pile_looks_the_same_after_a_hand() -> None:
+    """The demo's left pile: 7C landed unread (liked as 8S 0.21); B's hand passed over
+    the pile with another card.  The same look after the hand is still 7C, not 8S turned
+    up from a column and played unseen."""
+    _tracker, out, _t = unread_play_then_a_hand_passes()
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in out] == [
+        ("Play", c("9D")), ("Play", c("KH"))]
+
+
+def test_an_unread_top_is_no_spit_card_when_spit_cards_become_due() -> None:
+    """Dev game 2040: 4S, unread on the right pile and liked as 3C 0.45, was taken for a
+    spit card 3C as soon as "Spit!" was called, though no hand had come near the pile."""
+    tracker = started()
+    look = "?10S:0.45,JS:0.1,5S:0.05"  # 9D on 8H, unnamed; 10S would fit 9D
+    frames = [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)]
+    frames += [(1.1 + i / 30, dict(BASE, A2="down", left=look)) for i in range(10)]
+    out = run(tracker, frames, reread=("left", "right"))
+    assert [(type(e).__name__, getattr(e, "card", None)) for e in out] == [("Play", c("9D"))]
+    tracker.spit_expected = True  # "Spit!" called; nobody has turned a card yet
+    frames = [(1.5 + i / 30, dict(BASE, A2="down", left=look)) for i in range(45)]
+    assert run(tracker, frames, reread=("left", "right")) == []
+
+
 def test_a_pile_read_is_not_taken_for_a_card_still_lying_in_plain_view_in_its_column() -> None:
     base = dict(BASE, B2="9S", left="empty", right="empty")
     frames = [(i / 30, base) for i in range(6)]
