@@ -561,6 +561,9 @@ class Referee:
         self._spit_shown = dict(spit or {})
         self._unnamed = set(unnamed)
         self._ranks = dict(ranks or {})
+        self.table.top_ranks = {pile: next(iter(sure)) for pile in PILES
+                                if self.table.top(pile) is None and self.table.piles[pile]
+                                and len(sure := self._ranks.get(pile, frozenset())) == 1}
         self._shown = {seat: list(columns.get(seat, ())) for seat in SEATS} if columns else {}
         for seat, shown_cols in self._shown.items():
             for i, (state, _card) in enumerate(shown_cols, start=1):
@@ -680,7 +683,8 @@ class Referee:
             return False
         for pile in self.table.fed_piles():
             top = self.table.top(pile)
-            if top is None or self._pile_unsure(pile) or any(r.is_next_to(top.rank) for r in ranks):
+            top_rank = top.rank if top is not None else self.table.top_ranks.get(pile)
+            if top_rank is None or self._pile_unsure(pile) or any(r.is_next_to(top_rank) for r in ranks):
                 return False
         return True
 
@@ -688,7 +692,11 @@ class Referee:
         """Is the centre pile's top a card the reader neither named nor narrowed to its
         rank (``ranks``: one rank, the top's)?  Only ranks decide plays."""
         top = self.table.top(pile)
-        return pile in self._unnamed and (top is None or self._ranks.get(pile) != frozenset({top.rank}))
+        if top is None:
+            # a card played that nobody could read: its rank may still be sure, twice over
+            # (``top_ranks``: its column's reads and the pile's agree; tracker.sure_ranks)
+            return pile not in self.table.top_ranks
+        return pile in self._unnamed and self._ranks.get(pile) != frozenset({top.rank})
 
     def _stuck(self) -> bool:
         """Is the table stuck, judging an unread column top by the rank the reader is sure of?"""
@@ -1023,7 +1031,7 @@ class Referee:
         moves = self.table.open_moves()
         return bool(moves) and all(
             (m.kind == "play" and (m.card is None or f"{m.player}{m.column}" in self._unnamed
-                                   or (m.pile is not None and (self.table.top(m.pile) is None
+                                   or (m.pile is not None and (self._pile_unsure(m.pile)
                                                                or m.pile in self._unnamed))
                                    or self._shown_state(m.player, m.column) == "unsettled"))
             or (m.kind == "reveal"

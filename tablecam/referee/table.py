@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tablecam.cards import Card
+from tablecam.cards import Card, Rank
 from tablecam.events import PILES, SEATS, Pile, Seat
 
 
@@ -83,11 +83,16 @@ class TableModel:
     def __init__(self) -> None:
         self.sides: dict[Seat, Side] = {s: Side() for s in SEATS}
         self.piles: dict[Pile, list[Card | None]] = {p: [] for p in PILES}
+        #: the rank of a centre pile's top whose card is not known, where the camera is
+        #: sure of it (kept up to date by the referee, frame by frame): plays onto it
+        #: are judged by rank
+        self.top_ranks: dict[Pile, Rank] = {}
 
     def deal(self, counts: dict[Seat, int], up: dict[Seat, tuple[Card | None, ...]]) -> None:
         """Lay both tableaux as seen (``up``: one top card per column); the rest of each
         player's ``counts`` cards is their spit pile."""
         self.piles = {p: [] for p in PILES}
+        self.top_ranks = {}
         for seat in SEATS:
             cols = [Column(down=i, up=card, has_up=True) for i, card in enumerate(up[seat])]
             laid = sum(c.cards for c in cols)
@@ -96,6 +101,18 @@ class TableModel:
     def top(self, pile: Pile) -> Card | None:
         cards = self.piles[pile]
         return cards[-1] if cards else None
+
+    def may_play(self, card: Card | None, pile: Pile) -> bool:
+        """May ``card`` (None: a face that could not be read) go onto ``pile``'s top?
+        A top whose card is not known takes any card, unless its rank is
+        (``top_ranks``)."""
+        top = self.top(pile)
+        if card is None:
+            return True
+        if top is None:
+            rank = self.top_ranks.get(pile)
+            return rank is None or card.rank.is_next_to(rank)
+        return card.fits_on(top)
 
     def column(self, seat: Seat, column: int) -> Column | None:
         cols = self.sides[seat].columns
@@ -157,8 +174,7 @@ class TableModel:
                 if not col.has_up:
                     continue
                 for pile in self.fed_piles():
-                    top = self.top(pile)
-                    if col.up is None or top is None or col.up.fits_on(top):
+                    if self.may_play(col.up, pile):
                         moves.append(OpenMove(seat, "play", col.up, i, pile))
             empties = [i for i, c in enumerate(cols, start=1) if c.is_empty and not c.awaiting_reveal]
             if empties:

@@ -199,6 +199,9 @@ class _Round:
     #: look was judged to be the same top: the zone they lie in.  Such a top bears a
     #: "Spit!" though the reader does not name it there (``unnamed_tops``).
     traced: dict[Card, str] = field(default_factory=dict)
+    #: piles whose top is a card played unread that its column's reads gave one rank
+    #: surely: the pile's length then, and that rank (``sure_ranks``)
+    unread_ranks: dict[Pile, tuple[int, Rank]] = field(default_factory=dict)
 
 
 class Tracker:
@@ -805,7 +808,9 @@ class Tracker:
         A centre pile's unnamed top is listed too, when the reader is that sure of one
         rank alone and it is the rank of the card we believe lies there: a "Spit!" rests
         on ranks only (dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 while
-        AS lay in a column, held a stall back a second, to the players' press)."""
+        AS lay in a column, held a stall back a second, to the players' press).  So is a
+        top we know only as a card played unread, when the reads in its column were as
+        sure of that one rank (``_Round.unread_ranks``)."""
         out: dict[str, frozenset[Rank]] = {}
         for name in (*COLUMN_ZONES, *PILES):
             zone = self._zones.get(name)
@@ -825,11 +830,34 @@ class Tracker:
             believed = zone.accepted[1]
             if name in PILES:
                 believed = self._top(name)
-                if believed is None or len(ranks) != 1:
+                # (a card played unread: listed when its column's reads gave the same one
+                # rank; dev game 2066: 2C, read 2C 0.74 / 2S 0.26 in B4 and 2S 0.61 / 2C
+                # 0.39 on the pile, left the "Spit!" after it to the players' press)
+                if len(ranks) != 1 or (believed is None and self._unread_rank(name) not in ranks):
                     continue
             if total >= self.rank_floor and (believed is None or believed.rank in ranks):
                 out[name] = frozenset(ranks)
         return out
+
+    def _sure_rank(self, evidence: Mapping[Card, float]) -> Rank | None:
+        """The one rank that the reader's faces for a card give at least ``rank_floor``
+        together, if any."""
+        by_rank: dict[Rank, float] = {}
+        for card, p in evidence.items():
+            by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
+        best = max(by_rank.items(), key=lambda rp: rp[1], default=None)
+        return best[0] if best is not None and best[1] >= self.rank_floor else None
+
+    def _unread_rank(self, pile: str) -> Rank | None:
+        """The sure rank of ``pile``'s top, a card played unread (``_Round.unread_ranks``),
+        while it is still the top."""
+        if pile not in PILES:
+            return None
+        cards = self._r.pile_cards[pile]
+        known = self._r.unread_ranks.get(pile)
+        if known is None or known[0] != len(cards) - 1 or cards[-1] is not None:
+            return None
+        return known[1]
 
     def _sole_hand(self, card: Card, seat: Seat | None = None, source: str | None = None) -> bool:
         """Is ``card``, named by the reader in its column before it left, the one card
@@ -1432,7 +1460,11 @@ class Tracker:
                 return self._play_unread_top(t, pile, card, self._unknown_hands)
             hand = self._unknown_hands.pop(0)
             card = self._likeliest(hand.evidence, cards[-1] if cards else None)
-            return self._play(t, hand.seat, hand.column, card, pile)
+            played = self._play(t, hand.seat, hand.column, card, pile)
+            rank = self._sure_rank(hand.evidence) if card is None else None
+            if rank is not None:
+                self._r.unread_ranks[pile] = (len(cards) - 1, rank)
+            return played
         if (card is None and not self.spit_expected and self._in_hand
                 and not (cards and cards[-1] in self._r.played_from)):
             # An unreadable card landed in play and a known card is in a hand, though it

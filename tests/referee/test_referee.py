@@ -449,6 +449,24 @@ def test_a_pile_card_not_named_but_sure_of_its_rank_bears_the_stall() -> None:
         assert any(isinstance(call.event, Stall) for call in calls) == stalled, ranks
 
 
+def test_a_card_played_unread_whose_rank_is_sure_bears_the_stall() -> None:
+    # dev game 2066: B's 2C, read 2C 0.74 / 2S 0.26 in its column and 2S 0.61 / 2C 0.39
+    # on the pile, was played unnamed; the game was stuck after it, and "Spit!" waited
+    # for the players' press.  Its rank is all a stall needs.
+    two, six = c("2D").rank, c("6D").rank
+    for ranks, stalled in (({"left": frozenset({two})}, True),
+                           ({"left": frozenset({six})}, False),  # 7C and 7D would fit a six
+                           ({}, False)):
+        referee = dealt(["7C", "2D", "8H", "JS", "JC"], ["9C", "9D", "9H", "JH", "10C"])
+        referee.observe(Spit(2.0, 1, {"left": c("3D"), "right": c("KH")}))
+        referee.observe(Play(3.0, 1, "A", None, "left", 2))
+        referee.reconcile(3.2, {}, None, unnamed={"left"}, ranks=ranks)
+        calls = referee.observe(Reveal(3.5, 1, "A", 2, c("7D")))
+        assert any(isinstance(call.event, Stall) for call in calls) == stalled, ranks
+        if not stalled:
+            assert referee.table.open_moves()
+
+
 def summary_and_takes(calls: list[Call]) -> tuple[dict[str, int], list[tuple[str, str, int]]]:
     summaries = [call.event for call in calls if isinstance(call.event, RoundSummary)]
     takes = [(e.player, e.pile, e.cards) for call in calls if isinstance(e := call.event, Take)]

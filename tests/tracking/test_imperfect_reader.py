@@ -344,6 +344,29 @@ def test_an_unread_top_is_no_spit_card_when_spit_cards_become_due() -> None:
     assert run(tracker, frames, reread=("left", "right")) == []
 
 
+def test_a_card_played_unread_gives_its_pile_a_rank_where_column_and_pile_agree() -> None:
+    """Dev game 2066: 2C, read 2C 0.74 / 2S 0.26 in its column and 2S 0.61 / 2C 0.39 on
+    the pile, was played unnamed.  Both are sure it is a two: the referee may judge plays
+    onto it (and a stall) by that rank.  A pile read sure of another rank is not trusted."""
+    for pile_look, ranks in (("?10S:0.61,10C:0.39", {"left": frozenset({c("10C").rank})}),
+                             ("?JS:0.61,JC:0.39", {})):
+        tracker = started()
+        steps = [(3, {"A2": "covered"}), (3, {"A2": "down", "left": "covered"}),
+                 (6, {"A2": "down", "left": "9D"}), (3, {"A2": "covered", "left": "9D"}),
+                 (20, {"A2": "?10C:0.74,10S:0.26", "left": "9D"}),
+                 (3, {"A2": "covered", "left": "9D"}), (3, {"A2": "empty", "left": "covered"}),
+                 (12, {"A2": "empty", "left": pile_look})]
+        frames, t = [], 1.0
+        for count, zones in steps:
+            for _ in range(count):
+                frames.append((t, dict(BASE, **zones)))
+                t += 1 / 30
+        out = run(tracker, frames, reread=("left",))
+        assert [(type(e).__name__, getattr(e, "card", None)) for e in out] == [
+            ("Play", c("9D")), ("Reveal", None), ("Play", None)]
+        assert tracker.sure_ranks() == ranks, pile_look
+
+
 def test_a_pile_read_is_not_taken_for_a_card_still_lying_in_plain_view_in_its_column() -> None:
     base = dict(BASE, B2="9S", left="empty", right="empty")
     frames = [(i / 30, base) for i in range(6)]
