@@ -149,6 +149,11 @@ class _Zone:
     read_at_last: bool = False
     #: no hand (or camera gap) hid the zone between the value before and the accepted one
     untouched: bool = False
+    #: a hand (or a camera gap) has hidden the zone since its value was accepted, not
+    #: counting the hand it was accepted under (a card named under the hand laying it)
+    touched: bool = False
+    #: the accepted value was taken while a hand covered the zone
+    accepted_covered: bool = False
     #: when a fresh look at a pile last showed an unread card landed (``_resolve``)
     unread_look: float = -1e9
     #: the face the reader liked best in the zone's last face-up reading, and how much
@@ -346,10 +351,13 @@ class Tracker:
             state = obs.state
             if gap:
                 zone.last_hidden = t
+                zone.touched = True
             if state == "covered":
                 zone.last_hidden = t
                 if not zone.covered:
                     zone.covered_since = t
+                if not (zone.accepted_covered and zone.covered_since <= zone.accepted_at):
+                    zone.touched = True
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
                 busy = True
@@ -466,7 +474,10 @@ class Tracker:
         # Accept after judging every zone, so each judgement saw the table as it was.
         for name, _old, value in changes:
             zone = self._zones[name]
-            zone.untouched = zone.last_hidden < zone.accepted_at
+            # (the hand that laid a card named under it is no hand since: dev game 2064,
+            # AH named under B's hand, then read 8H at 0.98 as the hand left, was taken
+            # for a spit card 8H; the stall after the next play waited for the press)
+            zone.untouched = not zone.touched
             zone.read_at_last = (zone.accepted == ("face_up", None) and value[0] == "face_up"
                                  and zone.untouched)
             zone.left_named = zone.accepted[0] == "face_up" and zone.accepted_named >= self.stable_frames
@@ -474,6 +485,7 @@ class Tracker:
             zone.accepted_generation = zone.candidate_generation
             zone.accepted_at = t
             zone.accepted_named = zone.named_run
+            zone.touched, zone.accepted_covered = False, zone.covered
             # (a face accepted unnamed in this frame: the look it was accepted with)
             zone.unnamed_face = (zone.liked if value[0] == "face_up" and zone.named_run == 0
                                  and not zone.covered else None)

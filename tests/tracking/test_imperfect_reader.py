@@ -367,6 +367,24 @@ def test_a_card_played_unread_gives_its_pile_a_rank_where_column_and_pile_agree(
         assert tracker.sure_ranks() == ranks, pile_look
 
 
+def test_the_hand_that_laid_a_card_named_under_it_is_no_hand_since() -> None:
+    """Dev game 2064: AH, named under the hand laying it, was read 8H at 0.98 as the hand
+    left and taken for a card come since (a spit card there).  With no other hand over
+    the pile, a never-seen card read there is the top misread."""
+    tracker = started()
+    out: list[Tracked] = []
+    t = 1.0
+    for count, zones, hint in ((3, {"A2": "covered"}, None), (4, {"A2": "down"}, None),
+                               (1, {"A2": "down"}, "9D"), (20, {"A2": "down", "left": "6H"}, None)):
+        for _ in range(count):
+            seen = {name: zone(value) for name, value in dict(BASE, **zones).items()}
+            if hint is not None:
+                seen["left"] = SyntheticZone("covered", c(hint), under_hand=True)
+            out += tracker.update(SyntheticReading(t, seen, ("left",)))
+            t += 1 / 30
+    assert out == [Play(out[0].t, 1, "A", c("9D"), "left", 2)]
+
+
 def test_a_pile_read_is_not_taken_for_a_card_still_lying_in_plain_view_in_its_column() -> None:
     base = dict(BASE, B2="9S", left="empty", right="empty")
     frames = [(i / 30, base) for i in range(6)]
