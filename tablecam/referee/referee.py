@@ -49,6 +49,10 @@ from tablecam.rules.settings import Settings
 EARLY_SLAP_S = 3.0
 #: A card landing this soon after the other player's on the same pile is a collision.
 COLLISION_S = 0.4
+#: ... and so is one this soon after that fits the card the other player's covered (both
+#: reached for it; each card is reported once the hand laying it leaves the pile, the
+#: loser's often later: dev game 2061, KD 0.43 s after KS, both for AD).
+COLLISION_FIT_S = 1.0
 #: A spit press this soon after our own "Spit!" answers it (the same stall).
 ANSWER_S = 2.0
 #: A round's winner whose spit pile the camera shows empty while our count still holds
@@ -466,7 +470,12 @@ class Referee:
         elif card is not None and top is not None and not card.fits_on(top):
             reason = f"{card.code} is not one rank from {top.code} on the {pile} pile"
             landed = self._landed.get(pile)
-            if landed is not None and landed[0] != seat and event.t - landed[1] < COLLISION_S:
+            cards = self.table.piles[pile]
+            under = cards[-2] if len(cards) >= 2 else None
+            if landed is not None and landed[0] != seat and (
+                    event.t - landed[1] < COLLISION_S
+                    or (under is not None and card.fits_on(under)
+                        and event.t - landed[1] < COLLISION_FIT_S)):
                 # Both players reached the pile at once: the later card goes back
                 # (a collision, not a foul); the takeback follows.
                 reason, doubt = None, ""

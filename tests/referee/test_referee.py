@@ -427,6 +427,23 @@ def test_a_card_landing_right_after_the_other_players_is_a_collision_not_a_foul(
     assert any(call.event is not None and call.event.type == "illegal" for call in calls)
 
 
+def test_a_card_for_the_card_the_other_player_covered_is_a_collision_though_seen_late() -> None:
+    # dev game 2061: A's KS and B's KD both for AD; KD was seen 0.43 s after KS (each is
+    # reported once the hand laying it leaves the pile) and was doubted before its takeback
+    referee = dealt(["KS", "2D", "3H", "4S", "5C"], ["KD", "JD", "9H", "QS", "10C"])
+    referee.observe(Spit(2.0, 1, {"left": c("AD"), "right": c("7S")}))
+    referee.observe(Play(3.0, 1, "A", c("KS"), "left", 1))
+    calls = referee.observe(Play(3.6, 1, "B", c("KD"), "left", 1))
+    assert [call.event.type for call in calls if call.event is not None] == ["play"]
+    assert not any(call.say for call in calls)
+    # A card that fits neither the top nor the card under it is doubted, however soon.
+    referee = dealt(["KS", "2D", "3H", "4S", "5C"], ["KD", "JD", "9H", "QS", "10C"])
+    referee.observe(Spit(2.0, 1, {"left": c("AD"), "right": c("7S")}))
+    referee.observe(Play(3.0, 1, "A", c("KS"), "left", 1))
+    calls = referee.observe(Play(3.6, 1, "B", c("9H"), "left", 3))
+    assert any(call.say and "9H is not one rank from KS" in call.say for call in calls)
+
+
 def test_a_spit_press_on_a_stuck_table_whose_pile_card_was_not_named_is_the_stall() -> None:
     referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "9D", "9H", "9S", "10C"])
     referee.reconcile(1.5, {}, None, unnamed={"left"})
