@@ -28,6 +28,7 @@ import mimetypes
 import queue
 import re
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -86,6 +87,15 @@ class _Server(ThreadingHTTPServer):
 
     daemon_threads = True
     request_queue_size = 128
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A phone or browser that drops its connection (a page closed, Wi-Fi lost) is
+        nothing wrong with the box: no traceback for it in the service's log (the test
+        suite's browser printed "Connection reset by peer" tracebacks).  Anything else is
+        printed as the standard library does."""
+        if isinstance(sys.exc_info()[1], ConnectionResetError | BrokenPipeError | ConnectionAbortedError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _PinGuard:

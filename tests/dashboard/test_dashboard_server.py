@@ -6,6 +6,7 @@ import http.client
 import json
 import queue
 import socket
+import struct
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -280,3 +281,14 @@ def test_a_port_in_use_and_a_bad_pin_are_clear_errors(box: Box) -> None:
         DashboardServer(LiveHub(), pin="12ab")
     fresh = DashboardServer(LiveHub())
     assert len(fresh.pin) == 4 and fresh.pin.isdigit()
+
+
+def test_a_client_that_drops_its_connection_leaves_no_traceback(box: Box, capfd: pytest.CaptureFixture[str]) -> None:
+    for _ in range(3):
+        with socket.create_connection(("127.0.0.1", box.server.port), timeout=5) as sock:
+            sock.sendall(b"GET /api/state HT")  # half a request line, then gone: a reset
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        time.sleep(0.2)
+    status, _headers, _body = box.request("GET", "/")
+    assert status == 200  # still serving
+    assert "Traceback" not in capfd.readouterr().err
