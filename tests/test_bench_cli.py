@@ -41,6 +41,19 @@ def test_json_has_one_object_per_figure(capsys: pytest.CaptureFixture[str]) -> N
     assert rows[-1]["bench"] == "machine" and rows[-1]["value"] >= 0.0
 
 
+def test_a_long_benchmark_runs_only_when_named(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert "pipeline-hour" in bench.named_only()  # about ten minutes
+    figures = {"short": lambda quick: [Figure("quick one", 1.0, "ms")],
+               "long": lambda quick: [Figure("an hour of it", 60.0, "min")]}
+    monkeypatch.setattr(bench, "available", lambda: figures)
+    monkeypatch.setattr(bench, "named_only", lambda: {"long"})
+    assert bench.run(_args()) == 0
+    assert "an hour of it" not in capsys.readouterr().out
+    assert bench.run(_args("long")) == 0
+    assert "an hour of it" in capsys.readouterr().out
+
+
 @pytest.mark.usefixtures("fake")
 def test_an_unknown_benchmark_is_named_in_the_error() -> None:
     with pytest.raises(TablecamError, match="no benchmark named nope; choose from fake"):

@@ -40,9 +40,19 @@ def available() -> dict[str, Callable[[bool], list[Figure]]]:
     return found
 
 
+def named_only() -> set[str]:
+    """Benchmarks too long for a plain ``tablecam bench`` (a module's ``NAMED_ONLY``):
+    they run only when named."""
+    out: set[str] = set()
+    for name in BENCH_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            out |= set(getattr(importlib.import_module(name), "NAMED_ONLY", ()))
+    return out
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("names", nargs="*", metavar="NAME",
-                        help="benchmarks to run (default: all); see --list")
+                        help="benchmarks to run (default: all but the long ones); see --list")
     parser.add_argument("--list", action="store_true", help="list the benchmarks and exit")
     parser.add_argument("--quick", action="store_true", help="shorter runs, rougher figures")
     parser.add_argument("--json", action="store_true", help="one JSON object per figure")
@@ -50,15 +60,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     benchmarks = available()
+    long = named_only()
     if args.list:
         for name in benchmarks:
-            print(name)
+            print(f"{name}  (run only when named)" if name in long else name)
         return 0
     unknown = [n for n in args.names if n not in benchmarks]
     if unknown:
         raise TablecamError(
             f"no benchmark named {', '.join(unknown)}; choose from {', '.join(benchmarks)}")
-    for name in args.names or list(benchmarks):
+    for name in args.names or [n for n in benchmarks if n not in long]:
         for figure in benchmarks[name](args.quick):
             _print(name, figure, args.json)
     # the machine may be shared: say how busy it was, to read the figures against

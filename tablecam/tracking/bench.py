@@ -248,6 +248,9 @@ def bench_pipeline_hour(quick: bool) -> list[Figure]:
     ]
 
 
+#: About ten minutes of CPU: run only when named (``tablecam bench pipeline-hour``).
+NAMED_ONLY = frozenset({"pipeline-hour"})
+
 BENCHMARKS: dict[str, Callable[[bool], list[Figure]]] = {
     "tracking": bench_tracking,
     "pipeline": bench_pipeline,
