@@ -22,7 +22,7 @@ is reported as an ``Unsure`` note instead of being invented.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -829,16 +829,7 @@ class Tracker:
             if (zone is None or zone.accepted[0] != "face_up" or zone.covered or zone.candidate is not None
                     or zone.last_agree < self._last_t or not zone.looks):
                 continue
-            by_rank: dict[Rank, float] = {}
-            for card, p in zone.looks:
-                by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
-            ranks: set[Rank] = set()
-            total = 0.0
-            for rank, p in sorted(by_rank.items(), key=lambda rp: -rp[1]):
-                if total >= self.rank_floor:
-                    break
-                ranks.add(rank)
-                total += p
+            ranks, total = self._likely_ranks(zone.looks)
             believed = zone.accepted[1]
             if name in PILES:
                 believed = self._top(name)
@@ -851,20 +842,30 @@ class Tracker:
                 out[name] = frozenset(ranks)
         return out
 
+    def _likely_ranks(self, faces: Iterable[tuple[Card, float]]) -> tuple[set[Rank], float]:
+        """The likeliest ranks of the reader's faces for a card that together make at
+        least ``rank_floor`` (all of them, if they never do), and their probability."""
+        by_rank: dict[Rank, float] = {}
+        for card, p in faces:
+            by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
+        ranks: set[Rank] = set()
+        total = 0.0
+        for rank, p in sorted(by_rank.items(), key=lambda rp: -rp[1]):
+            if total >= self.rank_floor:
+                break
+            ranks.add(rank)
+            total += p
+        return ranks, total
+
     def _sure_rank(self, evidence: Mapping[Card, float]) -> Rank | None:
         """The one rank that the reader's faces for a card give at least ``rank_floor``
         together, if any."""
-        by_rank: dict[Rank, float] = {}
-        for card, p in evidence.items():
-            by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
-        best = max(by_rank.items(), key=lambda rp: rp[1], default=None)
-        return best[0] if best is not None and best[1] >= self.rank_floor else None
+        ranks, total = self._likely_ranks(evidence.items())
+        return next(iter(ranks)) if len(ranks) == 1 and total >= self.rank_floor else None
 
-    def _unread_rank(self, pile: str) -> Rank | None:
+    def _unread_rank(self, pile: Pile) -> Rank | None:
         """The sure rank of ``pile``'s top, a card played unread (``_Round.unread_ranks``),
         while it is still the top."""
-        if pile not in PILES:
-            return None
         cards = self._r.pile_cards[pile]
         known = self._r.unread_ranks.get(pile)
         if known is None or known[0] != len(cards) - 1 or cards[-1] is not None:
