@@ -30,12 +30,15 @@ BENCH_MODULES = (
 )
 
 
+def _modules() -> list[Any]:
+    """The stage bench modules installed here."""
+    return [importlib.import_module(name) for name in BENCH_MODULES
+            if importlib.util.find_spec(name) is not None]
+
+
 def available() -> dict[str, Callable[[bool], list[Figure]]]:
     found: dict[str, Callable[[bool], list[Figure]]] = {}
-    for name in BENCH_MODULES:
-        if importlib.util.find_spec(name) is None:
-            continue
-        module: Any = importlib.import_module(name)
+    for module in _modules():
         found.update(module.BENCHMARKS)
     return found
 
@@ -43,11 +46,7 @@ def available() -> dict[str, Callable[[bool], list[Figure]]]:
 def named_only() -> set[str]:
     """Benchmarks too long for a plain ``tablecam bench`` (a module's ``NAMED_ONLY``):
     they run only when named."""
-    out: set[str] = set()
-    for name in BENCH_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            out |= set(getattr(importlib.import_module(name), "NAMED_ONLY", ()))
-    return out
+    return {name for module in _modules() for name in getattr(module, "NAMED_ONLY", ())}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
