@@ -9,11 +9,13 @@ every suit from thirteen ranks, which matters with the few decks we can train on
 
 ``CardClassifier.read`` runs in three visible steps:
 
-1. ``preprocess``: cut the two index corners (top left, and bottom right turned
-   180 degrees) at the size the model asks for, and normalise brightness and contrast
-   per card.  The corners carry the rank and suit in every standard deck; reading them
-   at the full resolution of the view, rather than the whole card shrunk, keeps small
-   indices legible and makes the network cheap.
+1. ``CardClassifier.inputs``: cut the two index corners (top left, and bottom right
+   turned 180 degrees) at the size the model asks for (``preprocess``), and normalise
+   brightness and contrast per card.  The corners carry the rank and suit in every
+   standard deck; reading them at the full resolution of the view keeps small indices
+   legible.  A model with a second input also gets the whole card shrunk
+   (``body_views``, ``normalise_body``): the count and layout of the pips and the
+   larger suit signs in the middle, which tell apart what a blurred index does not.
 2. inference with onnxruntime on one thread.
 3. ``postprocess``: soft-max, then a face is named only when the product of the
    face, rank and suit probabilities clears the threshold calibrated at training time
@@ -119,14 +121,11 @@ def corner_pair(view: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDA
     return corner_pairs(card_view(view)[None], width, height)[0]
 
 
-def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """N x height x 2*width x 3 corner pairs as the network input N x 6 x height x width.
-
-    Each card is normalised by its own mean and spread, so that room light, exposure
-    and white balance matter less (colour ratios, and so red versus black, remain).
-    """
-    # each card's mean and spread from exact integer sums (no float copy of the bytes)
-    flat = pairs.reshape(len(pairs), -1)
+def _card_spread(images: npt.NDArray[np.uint8],
+                 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Each image's mean and standard deviation over all its pixels and channels, from
+    exact integer sums (no float copy of the bytes), shaped N x 1 x 1 x 1."""
+    flat = images.reshape(len(images), -1)
     count = flat.shape[1]
     total = flat.sum(axis=1, dtype=np.int64).astype(np.float64)
     squares = np.einsum("ij,ij->i", flat, flat, dtype=np.int64).astype(np.float64)
@@ -134,12 +133,38 @@ def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     mean = mean64.astype(np.float32)[:, None, None, None]
     std = np.sqrt(np.maximum(squares / count - mean64 * mean64, 0.0)).astype(
         np.float32)[:, None, None, None]
+    return mean, std
+
+
+def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """N x height x 2*width x 3 corner pairs as the network input N x 6 x height x width.
+
+    Each card is normalised by its own mean and spread, so that room light, exposure
+    and white balance matter less (colour ratios, and so red versus black, remain).
+    """
+    mean, std = _card_spread(pairs)
     # channels first while still bytes (moving floats about costs four times more);
     # the per-pixel arithmetic is the same in either layout
     n, height, pair_width, channels = pairs.shape
     planes = np.ascontiguousarray(
         pairs.reshape(n, height, 2, pair_width // 2, channels).transpose(0, 2, 4, 1, 3))
     out = planes.reshape(n, 2 * channels, height, pair_width // 2).astype(np.float32)
+    out -= mean
+    out /= std + 8.0
+    return out
+
+
+def body_views(views: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
+    """N card views (N x CARD_H x CARD_W x 3) shrunk whole to ``width`` x ``height``."""
+    return np.stack([cv2.resize(v, (width, height), interpolation=cv2.INTER_AREA)
+                     for v in views]).astype(np.uint8, copy=False)
+
+
+def normalise_body(bodies: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """N x height x width x 3 shrunk views as the body input N x 3 x height x width,
+    normalised per card like the corners (``normalise``)."""
+    mean, std = _card_spread(bodies)
+    out = np.ascontiguousarray(bodies.transpose(0, 3, 1, 2)).astype(np.float32)
     out -= mean
     out /= std + 8.0
     return out
@@ -238,16 +263,24 @@ class CardClassifier:
                 f"train it again with `{TRAIN_COMMAND}`") from exc
         inputs = self._session.get_inputs()
         outputs = [o.name for o in self._session.get_outputs()]
-        shape = inputs[0].shape if len(inputs) == 1 else []
+        shape = inputs[0].shape if 1 <= len(inputs) <= 2 else []
+        body = inputs[1].shape if len(inputs) == 2 else [0, 3, CARD_H, CARD_W]
         if (len(shape) != 4 or not all(isinstance(d, int) for d in shape[1:])
                 or shape[1] != 6 or not 8 <= shape[2] <= CARD_H or not 8 <= shape[3] <= CARD_W
+                or len(body) != 4 or not all(isinstance(d, int) for d in body[1:])
+                or body[1] != 3 or not 8 <= body[2] <= CARD_H or not 8 <= body[3] <= CARD_W
                 or outputs != ["rank", "suit", "kind"]):
             raise ModelError(
                 f"the card-reading model {self.model_path} does not have the expected "
-                f"input (N x 6 x H x W, two index corners) and outputs (rank, suit, kind); "
+                f"inputs (N x 6 x H x W, two index corners; optionally N x 3 x H x W, the "
+                f"whole card shrunk) and outputs (rank, suit, kind); "
                 f"train it again with `{TRAIN_COMMAND}`")
         self._input_name = inputs[0].name
         self.input_height, self.input_width = int(shape[2]), int(shape[3])
+        #: the second input's name and (width, height): the whole card shrunk; None for
+        #: a model that reads the corners alone
+        self.body: tuple[str, int, int] | None = (
+            (inputs[1].name, int(body[3]), int(body[2])) if len(inputs) == 2 else None)
         meta = self._session.get_modelmeta().custom_metadata_map
         try:
             self.threshold = float(meta.get("threshold", DEFAULT_THRESHOLD))
@@ -265,12 +298,35 @@ class CardClassifier:
                       ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
                                  npt.NDArray[np.float32]]:
         """Soft-max of the rank, suit and kind heads for a batch of card views."""
-        return self.run(preprocess(cards, self.input_width, self.input_height))
+        return self.run(*self.inputs(cards))
 
-    def run(self, batch: npt.NDArray[np.float32],
+    def inputs(self, cards: Sequence[npt.NDArray[np.uint8]],
+               ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """The network inputs of a batch of card views: the corners (``preprocess``),
+        and the whole card shrunk (``normalise_body``) for a model that reads it."""
+        if self.body is None:
+            return preprocess(cards, self.input_width, self.input_height), None
+        _, width, height = self.body
+        views = (np.stack([card_view(c) for c in cards]) if len(cards)
+                 else np.zeros((0, CARD_H, CARD_W, 3), np.uint8))
+        return (normalise(corner_pairs(views, self.input_width, self.input_height)),
+                normalise_body(body_views(views, width, height) if len(cards)
+                               else np.zeros((0, height, width, 3), np.uint8)))
+
+    def feeds(self, batch: npt.NDArray[np.float32], body: npt.NDArray[np.float32] | None = None,
+              ) -> dict[str, npt.NDArray[np.float32]]:
+        """The onnxruntime feeds for network inputs (``inputs``)."""
+        if (body is None) != (self.body is None):
+            raise ModelError(f"the card-reading model {self.model_path} "
+                             + ("reads the whole card too" if self.body else
+                                "reads the corners alone"))
+        return {self._input_name: batch} | ({} if self.body is None or body is None
+                                             else {self.body[0]: body})
+
+    def run(self, batch: npt.NDArray[np.float32], body: npt.NDArray[np.float32] | None = None,
             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """Soft-max of the three heads for a network input (``preprocess``/``normalise``)."""
-        rank, suit, kind = self._session.run(None, {self._input_name: batch})
+        """Soft-max of the three heads for network inputs (``inputs``)."""
+        rank, suit, kind = self._session.run(None, self.feeds(batch, body))
         return (_softmax(np.asarray(rank)), _softmax(np.asarray(suit)),
                 _softmax(np.asarray(kind)))
 
