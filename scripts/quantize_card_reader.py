@@ -32,13 +32,16 @@ sys.path.insert(0, str(REPO))
 from tablecam.cards import FULL_DECK  # noqa: E402
 from tablecam.errors import DeckArtError  # noqa: E402
 from tablecam.reading import synth  # noqa: E402
-from tablecam.reading.classifier import CardClassifier, preprocess  # noqa: E402
+from tablecam.reading.classifier import CardClassifier  # noqa: E402
 
 FACE_HEIGHT = 200
 BATCH = 64
 
 
-def calibration_batches(reader: CardClassifier, views: int, seed: int) -> list[np.ndarray]:
+Inputs = tuple[np.ndarray, np.ndarray | None]
+
+
+def calibration_batches(reader: CardClassifier, views: int, seed: int) -> list[Inputs]:
     """Network inputs of ``views`` synthetic views (faces, backs and none in the training
     mix's proportions) from the training decks."""
     from tablecam.render.decks import list_decks, load_deck
@@ -72,8 +75,7 @@ def calibration_batches(reader: CardClassifier, views: int, seed: int) -> list[n
         images.append(sample.image)
     batches = []
     for start in range(0, len(images), BATCH):
-        batches.append(preprocess(images[start:start + BATCH], reader.input_width,
-                                  reader.input_height))
+        batches.append(reader.inputs(images[start:start + BATCH]))
     return batches
 
 
@@ -97,15 +99,14 @@ def main(argv: list[str] | None = None) -> int:
 
     reader = CardClassifier(args.model)
     batches = calibration_batches(reader, args.views, args.seed)
-    name = reader._input_name
 
     class Views(CalibrationDataReader):
         def __init__(self) -> None:
-            self._it: Iterator[np.ndarray] = iter(batches)
+            self._it: Iterator[Inputs] = iter(batches)
 
         def get_next(self) -> dict[str, np.ndarray] | None:
             batch = next(self._it, None)
-            return None if batch is None else {name: batch}
+            return None if batch is None else reader.feeds(*batch)
 
     prepared = args.out.with_suffix(".pre.onnx")
     try:

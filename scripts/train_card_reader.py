@@ -31,9 +31,11 @@ model, the fonts of ``scripts/setup_training.sh``.  Steps, each reproducible fro
    never used.  Tried once (see the model card): it was not adopted.
 3. A small CNN of plain 3x3 convolutions with three heads (rank, suit, kind): the two
    index corners stacked as six channels (``CardNet``), or with ``--shared`` one trunk
-   reading each corner by itself (``PairNet``).  Trained with AdamW and a one-cycle
-   schedule; with ``--augment`` each corner is shifted, scaled, softened, re-lit and
-   noised afresh at every step.
+   reading each corner by itself (``PairNet``); with ``--body`` a second, smaller trunk
+   reads the whole card shrunk to 36x50 (pips, middle suit signs).  Every example is
+   kept as the whole card view, and the inputs are cut from it at every step.  Trained
+   with AdamW and a one-cycle schedule; with ``--augment`` each corner and the whole
+   card are shifted, scaled, softened, re-lit and noised afresh at every step.
 4. The confidence threshold is calibrated on a held-out synthetic seed of the training
    decks plus the calibration photos, so that wrong reads stay below ``--max-wrong``.
 5. Export to ONNX (dynamic batch), with the threshold and training facts stored in the
@@ -60,9 +62,16 @@ sys.path.insert(0, str(REPO))
 
 from tablecam.cards import FULL_DECK  # noqa: E402
 from tablecam.reading import synth  # noqa: E402
-from tablecam.reading.classifier import corner_pair, normalise  # noqa: E402
+from tablecam.reading.classifier import (  # noqa: E402
+    body_views,
+    corner_pairs,
+    normalise,
+    normalise_body,
+)
+from tablecam.reading.warp import CARD_H, CARD_W  # noqa: E402
 
 INPUT_W, INPUT_H = 40, 60  # each of the two index corners
+BODY_W, BODY_H = 36, 50  # the whole card, shrunk (``--body``)
 #: synthetic backs per training deck (and twice as many non-card outlines)
 TRAIN_BACKS: Final = 60
 CACHE = REPO / "cache" / "card_reader"
@@ -140,15 +149,10 @@ def _others(names: list[str], seed: int) -> list[np.ndarray]:
     return out
 
 
-def _small(image: np.ndarray) -> np.ndarray:
-    """A card view as the stored training example: its two index corners."""
-    return corner_pair(image, INPUT_W, INPUT_H)
-
-
-def _deck_samples(job: tuple[str, list[str], int, int, int, int, float, bool],
+def _deck_samples(job: tuple[str, list[str], int, int, int, int, float],
                   ) -> dict[str, np.ndarray]:
     """All synthetic samples of one deck (run in a worker process)."""
-    name, names, per_card, backs, nones, seed, strength, full = job
+    name, names, per_card, backs, nones, seed, strength = job
     cv2.setNumThreads(1)
     digest = int(hashlib.sha256(name.encode()).hexdigest()[:8], 16)
     rng = np.random.default_rng([seed, digest])
@@ -162,7 +166,7 @@ def _deck_samples(job: tuple[str, list[str], int, int, int, int, float, bool],
     samples += [synth.back_sample(rng, own_back if k % 2 else pool, strength) for k in range(backs)]
     samples += [synth.none_sample(rng, pool, strength) for _ in range(nones)]
     for s in samples:
-        images.append(s.image if full else _small(s.image))
+        images.append(s.image)
         kinds.append(s.kind)
         ranks.append(s.rank)
         suits.append(s.suit)
@@ -171,11 +175,12 @@ def _deck_samples(job: tuple[str, list[str], int, int, int, int, float, bool],
 
 
 def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed: int,
-                  workers: int, strength: float = 1.0, tag: str = "train", full: bool = False,
+                  workers: int, strength: float = 1.0, tag: str = "train",
                   ) -> dict[str, np.ndarray]:
-    """Synthetic samples of every deck in ``names``, cached on disk by their settings."""
+    """Synthetic samples of every deck in ``names`` (whole card views, from which the
+    network inputs are cut at every step), cached on disk by their settings."""
     key = hashlib.sha256(json.dumps(
-        [names, per_card, backs, nones, seed, strength, INPUT_W, INPUT_H, full,
+        [names, per_card, backs, nones, seed, strength, "views",
          _source_digest()]).encode()).hexdigest()[:12]
     path = CACHE / f"synth-{tag}-{key}.npz"
     per_deck = 52 * per_card + backs + nones
@@ -184,7 +189,7 @@ def synthetic_set(names: list[str], per_card: int, backs: int, nones: int, seed:
         with np.load(path) as data:
             return {k: data[k] for k in data.files} | {"deck": deck_ids}
     load_pools(names)
-    jobs = [(n, names, per_card, backs, nones, seed, strength, full) for n in names]
+    jobs = [(n, names, per_card, backs, nones, seed, strength) for n in names]
     if workers > 1:
         with get_context("fork").Pool(workers) as p:
             parts = p.map(_deck_samples, jobs)
@@ -243,7 +248,7 @@ RankProb = Callable[[list[np.ndarray], list[Any]], np.ndarray]
 
 
 def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, seed: int,
-             calibration: bool, label_prob: LabelProb | None = None, full: bool = False,
+             calibration: bool, label_prob: LabelProb | None = None,
              ) -> dict[str, np.ndarray]:
     """Crops of poker_cards_fmjio/train, with ``variants`` jittered re-warps per card.
 
@@ -298,7 +303,7 @@ def real_set(orient: Callable[[list[np.ndarray]], float] | None, variants: int, 
             outlines.append(candidates[best])
         for box, corners in zip(boxes, outlines, strict=True):
             for view in _rewarps(rng, image, corners, variants):
-                images.append(view if full else _small(view))
+                images.append(view)
                 kinds.append(synth.KIND_FACE)
                 ranks.append(box.card.rank.value - 1)
                 suits.append(box.card.suit.value)
@@ -319,7 +324,7 @@ def _weights_digest(model: Any) -> str:
 
 def cached_real_set(chooser: str, orient: Callable[[list[np.ndarray]], float], variants: int,
                     seed: int, calibration: bool, label_prob: LabelProb | None = None,
-                    full: bool = False) -> dict[str, np.ndarray]:
+                    ) -> dict[str, np.ndarray]:
     """``real_set``, kept in ``cache/card_reader/`` under the digest of the model that
     oriented the photos and chose the outlines (``chooser``), the settings, and the code
     that finds, fits and warps the outlines: fitting them takes minutes, and a run
@@ -329,14 +334,14 @@ def cached_real_set(chooser: str, orient: Callable[[list[np.ndarray]], float], v
     code = "".join(_source_digest(m) for m in ("realdata.py", "finder.py", "warp.py", "synth.py"))
     code += "".join(inspect.getsource(f) for f in (real_set, _rewarps, _with_finder_outlines))
     key = hashlib.sha256(json.dumps(
-        [chooser, variants, seed, calibration, label_prob is not None, full, INPUT_W, INPUT_H,
+        [chooser, variants, seed, calibration, label_prob is not None, "views",
          code]).encode()).hexdigest()[:12]
     path = CACHE / f"real-{'calib' if calibration else 'train'}-{key}.npz"
     if path.exists():
         with np.load(path) as data:
             print(f"real crops: {len(data['x'])} (cached in {path.name})", flush=True)
             return {k: data[k] for k in data.files}
-    out = real_set(orient, variants, seed, calibration, label_prob, full)
+    out = real_set(orient, variants, seed, calibration, label_prob)
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez(path, **out)
     return out
@@ -380,13 +385,13 @@ def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
                     continue
             chosen["finder" if best else "fit"] += 1
             for view in _rewarps(rng, image, candidates[best], variants):
-                images.append(_small(view))
+                images.append(view)
                 ranks.append(box.rank.value - 1)
     print(f"edje crops (rank only): {len(images)} (outlines kept: {chosen['fit']} fitted in "
           f"the box, {chosen['finder']} from the finder; {chosen['dropped']} cards left out)",
           flush=True)
     n = len(images)
-    return {"x": np.stack(images) if images else np.zeros((0, INPUT_H, 2 * INPUT_W, 3), np.uint8),
+    return {"x": np.stack(images) if images else np.zeros((0, CARD_H, CARD_W, 3), np.uint8),
             "kind": np.full(n, synth.KIND_FACE, np.int64), "rank": np.array(ranks, np.int64),
             "suit": np.full(n, -1, np.int64)}
 
@@ -394,9 +399,10 @@ def edje_set(variants: int, seed: int, rank_prob: RankProb | None = None,
 # ------------------------------------------------------------------ model
 
 
-def build_model(width: float = 1, shared: bool = False) -> Any:
+def build_model(width: float = 1, shared: bool = False, body: bool = False) -> Any:
     """The reader network; ``shared``: one trunk reads each corner on its own (see
-    ``PairNet``), else the two corners are stacked as six channels (``CardNet``)."""
+    ``PairNet``), else the two corners are stacked as six channels (``CardNet``).
+    ``body`` (with ``shared``): a second, smaller trunk also reads the whole card shrunk."""
     import torch
     from torch import nn
 
@@ -410,6 +416,7 @@ def build_model(width: float = 1, shared: bool = False) -> Any:
             *cbr(c[2], c[3], 2), *cbr(c[3], c[4], 1))
 
     c = [int(round(k * width)) for k in (24, 48, 64, 96, 128)]
+    cb = [int(round(k * width)) for k in (16, 32, 48, 64, 64)]
 
     class CardNet(nn.Module):
         """Plain 3x3 CNN over the two stacked index corners, with rank, suit, kind heads.
@@ -439,27 +446,43 @@ def build_model(width: float = 1, shared: bool = False) -> Any:
         does not blur the features of the other one, and since max and mean do not care
         which corner is which, a card upside down reads exactly as the right way up.
         The model still takes the N x 6 x H x W input of ``CardNet``.
+
+        With ``body``, a second trunk reads the whole card shrunk to BODY_W x BODY_H (N x
+        3 x H x W, the second input): the count and layout of the pips and the larger
+        suit signs in the middle, which tell apart what a small index blurs (3 and 2, 8
+        and 7, clubs and spades), and a rank that a deck prints where the corners miss
+        it.  Its features join the corners' before the heads.
         """
 
         def __init__(self) -> None:
             super().__init__()
             self.features = trunk(3, c)
+            self.body = trunk(3, cb) if body else None
             self.pool = nn.AdaptiveAvgPool2d(1)
             self.drop = nn.Dropout(0.1)
-            self.rank = nn.Linear(2 * c[4], 13)
-            self.suit = nn.Linear(2 * c[4], 4)
-            self.kind = nn.Linear(2 * c[4], 3)
+            joined = 2 * c[4] + (cb[4] if body else 0)
+            self.rank = nn.Linear(joined, 13)
+            self.suit = nn.Linear(joined, 4)
+            self.kind = nn.Linear(joined, 3)
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        def forward(self, x: torch.Tensor, whole: torch.Tensor | None = None,
+                    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
             n = x.shape[0]
             both = torch.cat([x[:, :3], x[:, 3:]], 0)  # corner 1 of every card, then corner 2
             f = torch.flatten(self.pool(self.features(both)), 1)
             first, second = f[:n], f[n:]
-            joined = torch.cat([torch.maximum(first, second), (first + second) * 0.5], 1)
-            f = self.drop(joined)
+            parts = [torch.maximum(first, second), (first + second) * 0.5]
+            if self.body is not None:
+                assert whole is not None, "this model reads the whole card too"
+                parts.append(torch.flatten(self.pool(self.body(whole)), 1))
+            f = self.drop(torch.cat(parts, 1))
             return self.rank(f), self.suit(f), self.kind(f)
 
-    return PairNet() if shared else CardNet()
+    if body and not shared:
+        raise ValueError("the whole-card trunk (--body) needs the shared corner trunk (--shared)")
+    model = PairNet() if shared else CardNet()
+    setattr(model, "reads_body", body)  # noqa: B010 - read by predict and export
+    return model
 
 
 def augment_corner(rng: np.random.Generator, corner: np.ndarray) -> np.ndarray:
@@ -495,6 +518,27 @@ def augment_corner(rng: np.random.Generator, corner: np.ndarray) -> np.ndarray:
     return np.clip(f32, 0, 255).astype(np.uint8)
 
 
+def augment_body(rng: np.random.Generator, body: np.ndarray) -> np.ndarray:
+    """One shrunk whole card (BODY_H x BODY_W) as a finder and camera might give it
+    another time: a little shifted, scaled and turned, sometimes softer, other colours
+    of light and more noise (as ``augment_corner``, milder: the whole card's outline
+    is better placed than its index)."""
+    h, w = body.shape[:2]
+    out = body
+    if rng.random() < 0.8:
+        matrix = cv2.getRotationMatrix2D((w / 2, h / 2), rng.normal(0, 2.0), rng.uniform(0.94, 1.06))
+        matrix[:, 2] += rng.normal(0, 1.0, size=2)
+        out = cv2.warpAffine(out, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 0.9))
+    f32 = out.astype(np.float32)
+    f32 *= 1 + rng.normal(0, 0.07, size=3).astype(np.float32)
+    if rng.random() < 0.5:
+        f32 += rng.normal(0, rng.uniform(1, 6), size=f32.shape).astype(np.float32)
+    return np.clip(f32, 0, 255).astype(np.uint8)
+
+
 def augment_pairs(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     """``augment_corner`` on both corners of every corner pair in ``x`` (N x H x 2W x 3)."""
     out = np.empty_like(x)
@@ -504,25 +548,42 @@ def augment_pairs(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generator | None,
-           augment: bool = False) -> tuple[Any, Any, Any, Any]:
+def network_input(views: np.ndarray, body: bool, rng: np.random.Generator | None = None,
+                  augment: bool = False) -> tuple[Any, Any]:
+    """The network's inputs (corners, and the whole card or None) for whole card views,
+    each part redrawn by ``augment_pairs`` and ``augment_body`` with ``augment``."""
     import torch
 
-    x = data["x"][idx]
+    pairs = corner_pairs(views, INPUT_W, INPUT_H)
+    if augment and rng is not None:
+        pairs = augment_pairs(rng, pairs)
+    xb = torch.from_numpy(normalise(pairs))
+    if not body:
+        return xb, None
+    bodies = body_views(views, BODY_W, BODY_H)
+    if augment and rng is not None:
+        bodies = np.stack([augment_body(rng, b) for b in bodies])
+    return xb, torch.from_numpy(normalise_body(bodies))
+
+
+def _batch(data: dict[str, np.ndarray], idx: np.ndarray, rng: np.random.Generator | None,
+           augment: bool = False, body: bool = False) -> tuple[Any, Any, Any, Any, Any]:
+    import torch
+
+    views = data["x"][idx]
     if rng is not None:  # cheap extra augmentation: half the batch turned 180 degrees
         turn = rng.random(len(idx)) < 0.5
-        x = x.copy()
-        x[turn] = np.concatenate([x[turn][:, :, INPUT_W:], x[turn][:, :, :INPUT_W]], axis=2)
-        if augment:
-            x = augment_pairs(rng, x)
-    xb = torch.from_numpy(normalise(x))
-    return (xb, torch.from_numpy(data["rank"][idx]), torch.from_numpy(data["suit"][idx]),
+        views = views.copy()
+        views[turn] = views[turn][:, ::-1, ::-1]
+    xb, bb = network_input(views, body, rng, augment)
+    return (xb, bb, torch.from_numpy(data["rank"][idx]), torch.from_numpy(data["suit"][idx]),
             torch.from_numpy(data["kind"][idx]))
 
 
 def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 128,
           lr: float = 4e-3, width: float = 1, log: Callable[[str], None] = print,
-          augment: bool = False, shared: bool = False) -> tuple[Any, list[float]]:
+          augment: bool = False, shared: bool = False, body: bool = False,
+          ) -> tuple[Any, list[float]]:
     """Train a fresh model on ``data``; returns it and the loss of every step."""
     import torch
     from torch import nn
@@ -530,7 +591,7 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
     torch.manual_seed(seed)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(seed)
-    model = build_model(width, shared)
+    model = build_model(width, shared, body)
     n = len(data["x"])
     steps = max(1, int(epochs * n / batch))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -546,8 +607,8 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
             order, pos = rng.permutation(n), 0
         idx = order[pos:pos + batch]
         pos += batch
-        x, rank, suit, kind = _batch(data, idx, rng, augment)
-        out_rank, out_suit, out_kind = model(x)
+        x, whole, rank, suit, kind = _batch(data, idx, rng, augment, body)
+        out_rank, out_suit, out_kind = model(x, whole) if body else model(x)
         face = (kind == synth.KIND_FACE).float()
         suited = face * (suit >= 0).float()  # rank-only photos teach no suit
         loss = ce(out_kind, kind).mean()
@@ -565,15 +626,16 @@ def train(data: dict[str, np.ndarray], epochs: float, seed: int, batch: int = 12
     return model, losses
 
 
-def predict(model: Any, x: np.ndarray, batch: int = 512) -> tuple[np.ndarray, ...]:
-    """Soft-max outputs (rank, suit, kind) for uint8 images at the input size."""
+def predict(model: Any, views: np.ndarray, batch: int = 512) -> tuple[np.ndarray, ...]:
+    """Soft-max outputs (rank, suit, kind) for whole card views (N x 140 x 100 x 3)."""
     import torch
 
+    body = getattr(model, "reads_body", False)
     outs: list[list[np.ndarray]] = [[], [], []]
     with torch.no_grad():
-        for i in range(0, len(x), batch):
-            xb = torch.from_numpy(normalise(x[i:i + batch]))
-            for k, o in enumerate(model(xb)):
+        for i in range(0, len(views), batch):
+            xb, bb = network_input(views[i:i + batch], body)
+            for k, o in enumerate(model(xb, bb) if body else model(xb)):
                 outs[k].append(torch.softmax(o, 1).numpy())
     return tuple(np.concatenate(o) for o in outs)
 
@@ -599,7 +661,7 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     from tablecam.reading.classifier import average_looks, tta_views
 
     views = data["x"]
-    p_rank, p_suit, p_kind = model(np.stack([_small(v) for v in views]))
+    p_rank, p_suit, p_kind = model(views)
     face = data["kind"] == synth.KIND_FACE
     n_faces = int(face.sum())
 
@@ -623,7 +685,7 @@ def calibrate(model: Predict, data: dict[str, np.ndarray], max_wrong: float,
     doubtful = is_face & ~read_first
     idx = idx[doubtful]
     if len(idx):
-        extra = model(np.stack([_small(v) for i in idx for v in tta_views(views[i])]))
+        extra = model(np.stack([v for i in idx for v in tta_views(views[i])]))
         averaged = [average_looks(p[idx], e)
                     for p, e in zip((p_rank, p_suit, p_kind), extra, strict=True)]
     else:  # nothing doubtful (a model that names, or rules out, everything)
@@ -657,11 +719,13 @@ def export(model: Any, path: Path, metadata: dict[str, str]) -> None:
     import torch
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 6, INPUT_H, INPUT_W)
-    torch.onnx.export(model, (dummy,), str(path), input_names=["image"],
+    body = getattr(model, "reads_body", False)
+    dummy = (torch.zeros(1, 6, INPUT_H, INPUT_W),) + (
+        (torch.zeros(1, 3, BODY_H, BODY_W),) if body else ())
+    names = ["image"] + (["body"] if body else [])
+    torch.onnx.export(model, dummy, str(path), input_names=names,
                       output_names=["rank", "suit", "kind"], opset_version=17,
-                      dynamic_axes={"image": {0: "batch"}, "rank": {0: "batch"},
-                                    "suit": {0: "batch"}, "kind": {0: "batch"}},
+                      dynamic_axes={name: {0: "batch"} for name in names + ["rank", "suit", "kind"]},
                       dynamo=False)
     proto = onnx.load(str(path))
     for k, v in metadata.items():
@@ -677,21 +741,21 @@ def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong
     photos are oriented by the model itself rather than by the run's first model)."""
     import onnx
 
-    from tablecam.reading.classifier import CardClassifier, normalise
+    from tablecam.reading.classifier import CardClassifier
 
     reader = CardClassifier(path)
 
-    def model(pairs: np.ndarray) -> tuple[np.ndarray, ...]:
-        outs = [reader.run(normalise(pairs[i:i + 256])) for i in range(0, len(pairs), 256)]
+    def model(views: np.ndarray) -> tuple[np.ndarray, ...]:
+        outs = [reader.probabilities(list(views[i:i + 256])) for i in range(0, len(views), 256)]
         return tuple(np.concatenate([o[k] for o in outs]) for k in range(3))
 
     def orient(crops: list[np.ndarray]) -> float:
         return float(np.mean([r.confidence if r.kind == "face" else 0.0
                               for r in reader.read(crops)]))
 
-    calib_set = synthetic_set(names, 3, 8, 16, seed + 1000, workers, tag="calibviews", full=True)
+    calib_set = synthetic_set(names, 3, 8, 16, seed + 1000, workers, tag="calibviews")
     calib_set = _merge({k: v for k, v in calib_set.items() if k != "deck"},
-                       real_set(orient, 1, seed + 1, calibration=True, full=True))
+                       real_set(orient, 1, seed + 1, calibration=True))
     threshold, tta_threshold, stats = calibrate(model, calib_set, max_wrong)
     proto = onnx.load(str(path))
     values = {"threshold": f"{threshold:.5f}", "tta_threshold": f"{tta_threshold:.5f}",
@@ -734,6 +798,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--augment", action=argparse.BooleanOptionalAction, default=True,
                         help="redraw shift, scale, sharpness, colour and noise of every "
                              "corner at every step")
+    parser.add_argument("--body", action=argparse.BooleanOptionalAction, default=False,
+                        help="a second trunk also reads the whole card shrunk (pips, "
+                             "middle suit signs); needs --shared")
     parser.add_argument("--font-decks", type=int, default=40,
                         help="made-up decks drawn from the installed fonts")
     parser.add_argument("--font-views", type=int, default=8,
@@ -775,9 +842,7 @@ def main(argv: list[str] | None = None) -> int:
         return _quantize(args.out)
     train_set = synthetic_set(names, args.per_card, TRAIN_BACKS, 2 * TRAIN_BACKS, args.seed,
                               args.workers)
-    # whole views, so that calibration can take the classifier's second looks too
-    calib_set = synthetic_set(names, 3, 8, 16, args.seed + 1000, args.workers, tag="calibviews",
-                              full=True)
+    calib_set = synthetic_set(names, 3, 8, 16, args.seed + 1000, args.workers, tag="calibviews")
     keep = [i for i, n in enumerate(names) if n not in args.skip_decks]
     train_set = _without_decks(train_set, keep)
     calib_set = _without_decks(calib_set, keep)
@@ -827,25 +892,24 @@ def main(argv: list[str] | None = None) -> int:
             chooser = _weights_digest(first)
 
             def orient(crops: list[np.ndarray]) -> float:
-                p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                p_rank, p_suit, p_kind = predict(first, np.stack(crops))
                 return float(np.mean(p_kind[:, synth.KIND_FACE] * p_rank.max(1) * p_suit.max(1)))
 
             def label_prob(crops: list[np.ndarray], cards: list[Any]) -> np.ndarray:
-                p_rank, p_suit, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                p_rank, p_suit, p_kind = predict(first, np.stack(crops))
                 at = np.arange(len(cards))
                 rank = np.array([c.rank.value - 1 for c in cards])
                 suit = np.array([c.suit.value for c in cards])
                 return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank] * p_suit[at, suit])
 
             def rank_prob(crops: list[np.ndarray], ranks: list[Any]) -> np.ndarray:
-                p_rank, _, p_kind = predict(first, np.stack([_small(c) for c in crops]))
+                p_rank, _, p_kind = predict(first, np.stack(crops))
                 at = np.arange(len(ranks))
                 rank = np.array([r.value - 1 for r in ranks])
                 return np.asarray(p_kind[:, synth.KIND_FACE] * p_rank[at, rank])
         real_train = cached_real_set(chooser, orient, args.real_variants, args.seed,
                                      calibration=False, label_prob=label_prob)
-        real_calib = cached_real_set(chooser, orient, 1, args.seed + 1, calibration=True,
-                                     full=True)
+        real_calib = cached_real_set(chooser, orient, 1, args.seed + 1, calibration=True)
         real_count = len(real_train["x"])
         train_set = _merge(train_set, real_train)
         if args.edje:
@@ -857,7 +921,7 @@ def main(argv: list[str] | None = None) -> int:
         train_set = _merge(train_set, font_set)
     model, losses = train(train_set, args.epochs, args.seed, width=args.width,
                           log=lambda m: print(m, flush=True), augment=args.augment,
-                          shared=args.shared)
+                          shared=args.shared, body=args.body)
     threshold, tta_threshold, stats = calibrate(lambda x: predict(model, x), calib_set,
                                                 args.max_wrong)
     minutes = (time.time() - started) / 60
@@ -865,10 +929,13 @@ def main(argv: list[str] | None = None) -> int:
     export(model, args.out, {
         "threshold": f"{threshold:.5f}",
         "tta_threshold": f"{tta_threshold:.5f}",
-        "input": f"two {INPUT_W}x{INPUT_H} BGR index corners, per-card mean/std normalised",
+        "input": f"two {INPUT_W}x{INPUT_H} BGR index corners"
+                 + (f" and the whole card at {BODY_W}x{BODY_H}" if args.body else "")
+                 + ", per-card mean/std normalised",
         "training_decks": ",".join(names),
         "font_decks": str(len(font_names)),
         "network": ("PairNet (one trunk per corner)" if args.shared else "CardNet (stacked corners)")
+                   + (", whole-card trunk" if args.body else "")
                    + f", width {args.width}" + (", augmented" if args.augment else ""),
         "real_crops": str(real_count),
         "seed": str(args.seed),

@@ -237,7 +237,7 @@ def test_the_8_bit_copy_keeps_the_thresholds_and_reads_as_the_trained_model(tmp_
     batches = module.calibration_batches(trained, 64, seed=99)
     agree = total = 0
     for batch in batches:
-        a, b = trained.run(batch), small.run(batch)
+        a, b = trained.run(*batch), small.run(*batch)
         for head_a, head_b in zip(a, b, strict=True):
             agree += int((head_a.argmax(axis=1) == head_b.argmax(axis=1)).sum())
             total += len(head_a)

@@ -125,15 +125,16 @@ def _face_data(trainer: ModuleType, seed: int) -> tuple[list[synth.Sample], dict
 
 
 def _training_data(trainer: ModuleType, samples: list[synth.Sample]) -> dict[str, np.ndarray]:
-    """The training script's arrays for synthetic samples."""
-    return {"x": np.stack([trainer._small(s.image) for s in samples]),
+    """The training script's arrays for synthetic samples (whole card views)."""
+    return {"x": np.stack([s.image for s in samples]),
             "kind": np.array([s.kind for s in samples]),
             "rank": np.array([s.rank for s in samples]),
             "suit": np.array([s.suit for s in samples])}
 
 
 @pytest.mark.slow
-def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> None:
+@pytest.mark.parametrize("body", [False, True])
+def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path, body: bool) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import torch
@@ -146,8 +147,10 @@ def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> Non
     samples += [synth.back_sample(rng, pool, 0.5) for _ in range(8)]
     samples += [synth.none_sample(rng, pool, 0.5) for _ in range(8)]
     data = _training_data(trainer, samples)
-    _, first = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
-    model, second = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None)
+    _, first = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None, augment=True,
+                             shared=body, body=body)
+    model, second = trainer.train(data, 2, seed=5, batch=16, log=lambda _m: None, augment=True,
+                                  shared=body, body=body)
     assert len(first) == 8
     assert first == second
     assert np.isfinite(first).all()
@@ -157,7 +160,14 @@ def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path) -> Non
 
     reader = CardClassifier(out)
     assert reader.threshold == pytest.approx(0.7)
+    assert (reader.body is not None) == body  # the whole card is an input of its own
     assert len(reader.read([s.image for s in samples[:3]])) == 3
+    # the runtime's inputs are the training script's: onnxruntime answers as torch does
+    views = data["x"][:6]
+    expected = trainer.predict(model, views)
+    got = reader.probabilities(list(views))
+    for a, b in zip(expected, got, strict=True):
+        assert np.allclose(a, b, atol=1e-4)
 
 
 @pytest.mark.slow
@@ -183,7 +193,8 @@ def test_training_augmentation_keeps_the_index_in_view_and_is_seeded() -> None:
     pool = _faces()
     rng = np.random.default_rng(4)
     samples = [synth.face_sample(rng, pool, i, 0.2) for i in range(0, 52, 5)]
-    pairs = _training_data(trainer, samples)["x"]
+    views = _training_data(trainer, samples)["x"]
+    pairs = trainer.corner_pairs(views, trainer.INPUT_W, trainer.INPUT_H)
     first = trainer.augment_pairs(np.random.default_rng(9), pairs)
     again = trainer.augment_pairs(np.random.default_rng(9), pairs)
     assert first.shape == pairs.shape and first.dtype == np.uint8
@@ -209,7 +220,7 @@ def test_the_shared_trunk_reads_a_card_upside_down_exactly_as_the_right_way_up(
     samples, data = _face_data(trainer, 2)
     model, losses = trainer.train(data, 1, seed=3, batch=16, log=lambda _m: None, shared=True)
     assert np.isfinite(losses).all()
-    x = torch.from_numpy(trainer.normalise(data["x"]))
+    x, _ = trainer.network_input(data["x"], body=False)
     turned = torch.cat([x[:, 3:], x[:, :3]], 1)  # the two corners swapped: the card turned
     with torch.no_grad():
         for a, b in zip(model(x), model(turned), strict=True):
