@@ -4,8 +4,10 @@
     bash scripts/setup_training.sh          # PyTorch, onnx and the font packages, once
     nice -n 10 .venv/bin/python scripts/train_card_reader.py [--epochs 6] [--seed 0]
 
-The defaults reproduce the committed model (about 21 minutes on this 2-core machine
-with the caches of ``cache/card_reader/``, 51 the first time).  ``--no-shared
+The defaults are the committed model's recipe (about 21 minutes on a 2-core machine
+with the caches of ``cache/card_reader/``, about 2.8 GB of whole card views, 51 the
+first time; on another machine it gave other weights, see the model
+card).  ``--no-shared
 --no-augment --font-decks 0 --epochs 14 --width 1.5 --threads 1`` is the recipe of the
 model before it (see the model card).
 
