@@ -125,8 +125,8 @@ def _card_spread(images: npt.NDArray[np.uint8],
                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """Each image's mean and standard deviation over all its pixels and channels, from
     exact integer sums (no float copy of the bytes), shaped N x 1 x 1 x 1."""
-    flat = images.reshape(len(images), -1)
-    count = flat.shape[1]
+    count = int(np.prod(images.shape[1:]))
+    flat = images.reshape(len(images), count)  # -1 cannot be solved for an empty batch
     total = flat.sum(axis=1, dtype=np.int64).astype(np.float64)
     squares = np.einsum("ij,ij->i", flat, flat, dtype=np.int64).astype(np.float64)
     mean64 = total / count

@@ -168,6 +168,7 @@ def test_training_is_reproducible_in_a_tiny_configuration(tmp_path: Path, body: 
     got = reader.probabilities(list(views))
     for a, b in zip(expected, got, strict=True):
         assert np.allclose(a, b, atol=1e-4)
+    assert all(len(p) == 0 for p in reader.probabilities([]))  # an empty batch: no answers
 
 
 @pytest.mark.slow
