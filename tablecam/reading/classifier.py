@@ -154,8 +154,11 @@ def normalise(pairs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     return out
 
 
-def body_views(views: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
-    """N card views (N x CARD_H x CARD_W x 3) shrunk whole to ``width`` x ``height``."""
+def body_views(views: Sequence[npt.NDArray[np.uint8]] | npt.NDArray[np.uint8], width: int,
+               height: int) -> npt.NDArray[np.uint8]:
+    """N card views (each CARD_H x CARD_W x 3) shrunk whole to ``width`` x ``height``."""
+    if len(views) == 0:
+        return np.zeros((0, height, width, 3), np.uint8)
     return np.stack([cv2.resize(v, (width, height), interpolation=cv2.INTER_AREA)
                      for v in views]).astype(np.uint8, copy=False)
 
@@ -304,14 +307,11 @@ class CardClassifier:
                ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
         """The network inputs of a batch of card views: the corners (``preprocess``),
         and the whole card shrunk (``normalise_body``) for a model that reads it."""
+        corners = preprocess(cards, self.input_width, self.input_height)
         if self.body is None:
-            return preprocess(cards, self.input_width, self.input_height), None
+            return corners, None
         _, width, height = self.body
-        views = (np.stack([card_view(c) for c in cards]) if len(cards)
-                 else np.zeros((0, CARD_H, CARD_W, 3), np.uint8))
-        return (normalise(corner_pairs(views, self.input_width, self.input_height)),
-                normalise_body(body_views(views, width, height) if len(cards)
-                               else np.zeros((0, height, width, 3), np.uint8)))
+        return corners, normalise_body(body_views([card_view(c) for c in cards], width, height))
 
     def feeds(self, batch: npt.NDArray[np.float32], body: npt.NDArray[np.float32] | None = None,
               ) -> dict[str, npt.NDArray[np.float32]]:
