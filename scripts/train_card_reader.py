@@ -741,27 +741,38 @@ def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong
     """Calibrate the thresholds of an already trained ONNX reader again, in place or to
     ``out``: for trying a change of calibration without training (the calibration
     photos are oriented by the model itself rather than by the run's first model)."""
-    import onnx
-
     from tablecam.reading.classifier import CardClassifier
 
-    reader = CardClassifier(path)
+    reader = CardClassifier(path, second_opinion=False)
 
     def model(views: np.ndarray) -> tuple[np.ndarray, ...]:
         outs = [reader.probabilities(list(views[i:i + 256])) for i in range(0, len(views), 256)]
         return tuple(np.concatenate([o[k] for o in outs]) for k in range(3))
 
+    calib_set = _calibration_views(reader, names, seed, workers)
+    threshold, tta_threshold, stats = calibrate(model, calib_set, max_wrong)
+    _write_metadata(path, {"threshold": f"{threshold:.5f}", "tta_threshold": f"{tta_threshold:.5f}",
+                           "calibration": json.dumps(stats)}, out)
+    return stats
+
+
+def _calibration_views(reader: Any, names: list[str], seed: int, workers: int,
+                       ) -> dict[str, np.ndarray]:
+    """The calibration set of a run with this seed, its photos oriented by ``reader``."""
     def orient(crops: list[np.ndarray]) -> float:
         return float(np.mean([r.confidence if r.kind == "face" else 0.0
                               for r in reader.read(crops)]))
 
     calib_set = synthetic_set(names, 3, 8, 16, seed + 1000, workers, tag="calibviews")
-    calib_set = _merge({k: v for k, v in calib_set.items() if k != "deck"},
-                       real_set(orient, 1, seed + 1, calibration=True))
-    threshold, tta_threshold, stats = calibrate(model, calib_set, max_wrong)
+    return _merge({k: v for k, v in calib_set.items() if k != "deck"},
+                  real_set(orient, 1, seed + 1, calibration=True))
+
+
+def _write_metadata(path: Path, values: dict[str, str], out: Path) -> None:
+    """Copy the ONNX model at ``path`` to ``out`` with these metadata entries replaced."""
+    import onnx
+
     proto = onnx.load(str(path))
-    values = {"threshold": f"{threshold:.5f}", "tta_threshold": f"{tta_threshold:.5f}",
-              "calibration": json.dumps(stats)}
     kept = [p for p in proto.metadata_props if p.key not in values]
     del proto.metadata_props[:]
     for entry in kept:
@@ -770,6 +781,67 @@ def recalibrate(path: Path, names: list[str], seed: int, workers: int, max_wrong
         entry = proto.metadata_props.add()
         entry.key, entry.value = k, v
     onnx.save(proto, str(out))
+
+
+#: a threshold above any probability (a face read with probability 1.0 included)
+NEVER = 1.01
+
+
+def second_threshold(conf: np.ndarray, agree: np.ndarray, good: np.ndarray,
+                     allowed: float) -> float:
+    """The lowest of ``THRESHOLDS`` at which the second opinion's answers that would be
+    taken (``agree``, confidence ``conf``) hold at most ``allowed`` wrong ones (not
+    ``good``); ``NEVER`` when none does."""
+    for t in THRESHOLDS:
+        if np.sum(agree & (conf >= t) & ~good) <= allowed:
+            return float(t)
+    return NEVER
+
+
+def calibrate_second(main: Path, second: Path, names: list[str], seed: int, workers: int,
+                     max_wrong: float, out: Path) -> dict[str, Any]:
+    """Give the trained reader ``main`` the trained reader ``second`` as its second
+    opinion (``CardClassifier._ask_second``): the threshold is the lowest at which all
+    wrong reads of the pair together stay at most ``max_wrong`` of the calibration
+    faces, the first model's own (both looks) included.  Written to ``out``, which must
+    lie beside ``second``; the first model's weights and thresholds are unchanged."""
+    from tablecam.reading.classifier import CardClassifier, judge, second_choices
+
+    if second.resolve().parent != out.resolve().parent:
+        raise SystemExit(f"the second opinion {second} must lie in the folder of {out}")
+    reader = CardClassifier(main, second_opinion=False)
+    other = CardClassifier(second, second_opinion=False)
+    data = _calibration_views(reader, names, seed, workers)
+    views = list(data["x"])
+    reads = [r for i in range(0, len(views), 256) for r in reader.read(views[i:i + 256])]
+    face = data["kind"] == synth.KIND_FACE
+    n_faces = int(face.sum())
+    truth = [FULL_DECK[int(su) * 13 + int(ra)] if f else None
+             for f, su, ra in zip(face, data["suit"], data["rank"], strict=True)]
+    named = np.array([r.card is not None for r in reads])
+    right = np.array([r.card is not None and r.card == t for r, t in zip(reads, truth, strict=True)])
+    wrong_first = int(np.sum(named & ~right))
+    unsure = [i for i, r in enumerate(reads) if r.kind == "face" and r.card is None]
+    answers = [a for k in range(0, len(unsure), 256) for a in judge(
+        *other.probabilities([views[i] for i in unsure[k:k + 256]]), 0.0)]
+    agree = np.array([a.kind == "face" and a.candidates[0][0] in second_choices(reads[i])
+                      for i, a in zip(unsure, answers, strict=True)], bool)
+    conf = np.array([a.candidates[0][1] for a in answers], np.float64)
+    good = np.array([a.candidates[0][0] == truth[i] for i, a in zip(unsure, answers, strict=True)],
+                    bool)
+    chosen = second_threshold(conf, agree, good, max_wrong * n_faces - wrong_first)
+    curve = {f"{t:.4f}": (int(np.sum(agree & (conf >= t) & good)),
+                          int(np.sum(agree & (conf >= t) & ~good))) for t in THRESHOLDS}
+    taken = agree & (conf >= chosen)
+    stats = {"second_threshold": round(chosen, 5), "faces": n_faces,
+             "correct_first": float(np.sum(right) / n_faces),
+             "wrong_first": float(wrong_first / n_faces), "unsure": len(unsure),
+             "correct": float((np.sum(right) + np.sum(taken & good)) / n_faces),
+             "wrong": float((wrong_first + np.sum(taken & ~good)) / n_faces)}
+    print("second opinion: threshold -> (right, wrong) among the unsure: "
+          + ", ".join(f"{k}: {v}" for k, v in list(curve.items())[::5]), flush=True)
+    _write_metadata(main, {"second_opinion": second.name, "second_threshold": f"{chosen:.5f}",
+                           "second_calibration": json.dumps(stats)}, out)
     return stats
 
 
@@ -824,6 +896,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibrate-only", type=Path, default=None, metavar="MODEL",
                         help="only calibrate the thresholds of this trained model again "
                              "(written to --out)")
+    parser.add_argument("--second-opinion", type=Path, default=None, metavar="MODEL",
+                        help="with --calibrate-only: calibrate this trained model (beside "
+                             "--out) as the second opinion of that one, whose weights and "
+                             "thresholds stay")
+    parser.add_argument("--second-max-wrong", type=float, default=0.0015,
+                        help="wrong reads allowed to the pair together")
     parser.add_argument("--out", type=Path, default=REPO / "models" / "card_reader.onnx")
     args = parser.parse_args(argv)
 
@@ -837,6 +915,12 @@ def main(argv: list[str] | None = None) -> int:
     # training decks only: reserved ones are not listed
     names = load_pools([d.name for d in list_decks()])
     print(f"{len(names)} training decks: {', '.join(names)}", flush=True)
+    if args.calibrate_only is not None and args.second_opinion is not None:
+        stats = calibrate_second(args.calibrate_only, args.second_opinion,
+                                 [n for n in names if n not in args.skip_decks],
+                                 args.seed, args.workers, args.second_max_wrong, args.out)
+        print(f"second opinion: {json.dumps(stats)}; wrote {args.out}", flush=True)
+        return 0
     if args.calibrate_only is not None:
         stats = recalibrate(args.calibrate_only, [n for n in names if n not in args.skip_decks],
                             args.seed, args.workers, args.max_wrong, args.out)

@@ -27,10 +27,16 @@ every suit from thirteen ranks, which matters with the few decks we can train on
    against a second calibrated threshold (``tta_threshold``).  One misplaced look no
    longer decides, so many more faces are named at the same rate of wrong reads, and
    only the doubtful cards pay for the extra looks.
+5. A face still unknown goes to a second model where the first one's metadata names
+   one (``second_opinion``, a file beside it, with its own calibrated
+   ``second_threshold``): a model that reads the whole card too.  Its answer counts
+   only when it is sure and it is one of the first model's two likeliest faces, so it
+   breaks near ties (3D or 3H, a blurred 6 or 8) without overruling.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +49,8 @@ import numpy.typing as npt
 from tablecam.cards import FULL_DECK, Card
 from tablecam.errors import ModelError
 from tablecam.reading.warp import CARD_H, CARD_W
+
+log = logging.getLogger(__name__)
 
 Kind = Literal["face", "back", "none"]
 KINDS: Final[tuple[Kind, ...]] = ("face", "back", "none")
@@ -245,7 +253,7 @@ def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
 class CardClassifier:
     """The ONNX card reader; ``read`` takes a batch of ``warp_card`` outputs."""
 
-    def __init__(self, model_path: Path | None = None) -> None:
+    def __init__(self, model_path: Path | None = None, *, second_opinion: bool = True) -> None:
         import onnxruntime as ort
 
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
@@ -296,6 +304,26 @@ class CardClassifier:
             self.tta_threshold = float(meta["tta_threshold"]) if "tta_threshold" in meta else None
         except ValueError:
             self.tta_threshold = None
+        #: a second model, asked about a face this one still cannot name after its
+        #: second looks (``SECOND_OPINION``), and its threshold
+        self.second: CardClassifier | None = None
+        self.second_threshold = 1.0
+        if second_opinion and meta.get("second_opinion"):
+            self._load_second(meta)
+
+    def _load_second(self, meta: dict[str, str]) -> None:
+        path = self.model_path.parent / meta["second_opinion"]
+        try:
+            self.second_threshold = float(meta["second_threshold"])
+        except (KeyError, ValueError):
+            log.warning("the card-reading model %s names a second opinion but no valid "
+                        "threshold for it; reading without it", self.model_path.name)
+            return
+        try:
+            self.second = CardClassifier(path, second_opinion=False)
+        except ModelError as exc:
+            # the main model still reads; doubtful faces stay unknown
+            log.warning("reading without a second opinion: %s", exc)
 
     def probabilities(self, cards: Sequence[npt.NDArray[np.uint8]],
                       ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
@@ -348,4 +376,29 @@ class CardClassifier:
                       average_looks(p_kind[doubtful], e_kind), self.tta_threshold)
         for i, read in zip(doubtful, again, strict=True):
             reads[i] = read
+        if self.second is not None:
+            self._ask_second(cards, reads)
         return reads
+
+    def _ask_second(self, cards: Sequence[npt.NDArray[np.uint8]], reads: list[CardRead]) -> None:
+        """Name the faces still unknown where the second model is sure and its answer is
+        one of this model's own ``SECOND_AGREES`` likeliest faces (in place)."""
+        assert self.second is not None
+        unsure = [i for i, r in enumerate(reads) if r.kind == "face" and r.card is None]
+        if not unsure:
+            return
+        answers = judge(*self.second.probabilities([cards[i] for i in unsure]),
+                        self.second_threshold)
+        for i, answer in zip(unsure, answers, strict=True):
+            if answer.card is not None and answer.card in second_choices(reads[i]):
+                reads[i] = CardRead(answer.card, answer.confidence, "face", answer.candidates)
+
+
+#: the second opinion may only pick among the first model's likeliest faces: it breaks
+#: near ties (3D or 3H), it does not overrule
+SECOND_AGREES: Final = 2
+
+
+def second_choices(read: CardRead) -> set[Card]:
+    """The faces a second opinion may name for a doubtful ``read``."""
+    return {card for card, _ in read.candidates[:SECOND_AGREES]}

@@ -196,6 +196,60 @@ def test_a_doubtful_face_gets_second_looks_only_when_calibrated_for_them(
     assert again[1].card is None and again[1].kind == "back"  # a back gets no second look
 
 
+class _Sure:
+    """A stand-in second model, sure of one card whatever it is shown."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+
+    def probabilities(self, cards: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n = len(cards)
+        rank, suit, kind = np.zeros((n, 13), np.float32), np.zeros((n, 4), np.float32), \
+            np.zeros((n, 3), np.float32)
+        index = FULL_DECK.index(self.card)
+        suit[:, index // 13], rank[:, index % 13], kind[:, 0] = 1.0, 1.0, 1.0
+        return rank, suit, kind
+
+
+@needs_model
+def test_a_face_still_unknown_is_named_by_a_sure_second_opinion_that_agrees(
+        reader: CardClassifier, standard_deck: tuple[list[np.ndarray], np.ndarray]) -> None:
+    faces, back = standard_deck
+    first = CardClassifier(reader.model_path, second_opinion=False)
+    first.threshold = first.tta_threshold = 1.0  # never sure by itself
+    assert first.read([faces[10]])[0].card is None
+    first.second = CardClassifier(reader.model_path, second_opinion=False)
+    first.second_threshold = 0.0
+    named = first.read([faces[10], back])
+    assert named[0].card == FULL_DECK[10] and named[0].kind == "face"
+    assert named[1].card is None and named[1].kind == "back"  # a back is not asked about
+    # a second opinion for a face the first model does not think likely is not taken
+    unlikely = next(c for c in FULL_DECK if c not in {x for x, _ in named[0].candidates})
+    first.second = _Sure(unlikely)  # type: ignore[assignment]
+    assert first.read([faces[10]])[0].card is None
+    first.second_threshold = 1.01  # nor one below its threshold
+    first.second = _Sure(FULL_DECK[10])  # type: ignore[assignment]
+    assert first.read([faces[10]])[0].card is None
+
+
+@needs_model
+def test_a_second_opinion_named_in_the_metadata_is_loaded_and_a_missing_one_is_skipped(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    onnx = pytest.importorskip("onnx")
+    proto = onnx.load(str(MODEL))
+    for key, value in (("second_opinion", "other.onnx"), ("second_threshold", "0.7")):
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(proto, str(tmp_path / "main.onnx"))
+    alone = CardClassifier(tmp_path / "main.onnx")
+    assert alone.second is None
+    assert "other.onnx" in caplog.text
+    (tmp_path / "other.onnx").write_bytes(MODEL.read_bytes())
+    paired = CardClassifier(tmp_path / "main.onnx")
+    assert paired.second is not None and paired.second_threshold == 0.7
+    assert paired.second.second is None
+
+
 @needs_model
 def test_real_photos_are_read_or_left_unknown_but_rarely_wrong(reader: CardClassifier) -> None:
     from tablecam.reading import realdata

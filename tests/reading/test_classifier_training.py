@@ -259,3 +259,20 @@ def test_calibration_counts_a_back_named_as_a_card_as_a_wrong_read() -> None:
     assert second > 0.93
     assert stats["non_faces"] == 4 and stats["non_faces_named"] == 0
     assert stats["correct"] == 1.0 and stats["wrong"] == 0.0
+
+
+def test_the_second_opinion_threshold_is_the_lowest_within_the_wrong_reads_allowed() -> None:
+    trainer = _load_training_script()
+    conf = np.array([0.99, 0.95, 0.9, 0.6, 0.5])
+    good = np.array([True, True, False, True, False])
+    agree = np.ones(5, bool)
+    # one wrong answer allowed: down to 0.6 only the one at 0.9 is wrong; at 0.5 two are
+    assert 0.5 < trainer.second_threshold(conf, agree, good, 1.0) <= 0.6
+    # none allowed: above the wrong one at 0.9
+    assert 0.9 < trainer.second_threshold(conf, agree, good, 0.0) <= 0.95
+    # a wrong answer the first model does not think likely is never taken, so it costs
+    # nothing
+    assert trainer.second_threshold(conf, agree & ~np.isin(np.arange(5), [2, 4]), good,
+                                    0.0) == trainer.THRESHOLDS[0]
+    # more wrong reads already made by the first model than allowed: never taken
+    assert trainer.second_threshold(conf, agree, good, -1.0) == trainer.NEVER > 1.0
