@@ -1070,3 +1070,18 @@ def test_a_new_top_must_be_named_by_one_of_its_own_corners() -> None:
     assert not reader._a_corner_names(image, outline, Card.parse("KH"))
     assert reader._a_corner_names(image, outline, Card.parse("KD"))
     assert reader._a_corner_names(image, lone, Card.parse("4H"))
+
+
+def test_the_live_reader_reads_without_the_classifier_s_second_opinion() -> None:
+    from tablecam.reading.classifier import CardClassifier, default_model_path
+
+    if not default_model_path().exists():
+        pytest.skip("no trained model")
+    classifier = CardClassifier()
+    if classifier.second is None:
+        pytest.skip("the committed model names no second opinion")
+    reader = TableReader(classifier)
+    assert reader.classifier.second is None  # type: ignore[attr-defined]
+    # the caller's classifier keeps it (tablecam recognize reads photos with it)
+    assert classifier.second is not None
+    assert reader.classifier.threshold == classifier.threshold  # type: ignore[attr-defined]
