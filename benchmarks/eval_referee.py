@@ -151,7 +151,7 @@ def video_game(seed: int, workdir: Path, model: Path | None, decks: str = "reser
 
     video, truth_path = render_once(seed, workdir, decks, per_video)
     truth = read_events(truth_path)
-    reader = RecordingReader(TableReader(CardClassifier(model, second_opinion=False)))
+    reader = RecordingReader(TableReader(CardClassifier(model)))
     start = time.process_time()
     result = run_pipeline(open_source(str(video)), reader, Referee(), presses=presses_of(truth))
     if keep_readings:

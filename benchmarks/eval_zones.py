@@ -91,7 +91,7 @@ def evaluate(seed: int, seconds: float, fps: float, model: bool = False,
     classifier: CardReader
     if model:
         from tablecam.reading.classifier import CardClassifier
-        classifier = CardClassifier(second_opinion=False)
+        classifier = CardClassifier()
     else:
         classifier = labels_reader
     reader = TableReader(classifier)

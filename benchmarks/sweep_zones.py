@@ -47,7 +47,7 @@ def sweep_one(seed: int, seconds: float = 30.0, step: int = 10) -> Scene:
     cv2.setNumThreads(1)
     game = prepare_game(seed, decks=list_decks(), size=(1280, 720))
     renderer = FrameRenderer(game.scene, game.timeline)
-    reader = TableReader(CardClassifier(second_opinion=False))
+    reader = TableReader(CardClassifier())
     first: float | None = None
     spit_seen = -1
     agree = disagree = 0

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     # The button presses a person made during the recorded game (never the truth's calls).
     presses = read_inputs(demo_inputs())
-    reader = TableReader(CardClassifier(args.model, second_opinion=False))
+    reader = TableReader(CardClassifier(args.model))
     # Calls are stamped with the recording's time (as `replay` stamps them), not wall
     # seconds: at --speed 0 wall time runs at the reader's pace (a full-frame search
     # for the deal costs ~10x a steady frame), so a wall stamp says nothing about when

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if not video.exists():
         raise CaptureError(f"there is no recording at {video}; give a video file or a folder of frames")
     presses = read_inputs(args.inputs) if args.inputs else []
-    reader = TableReader(CardClassifier(args.model, second_opinion=False))
+    reader = TableReader(CardClassifier(args.model))
     source = open_source(str(video), fps=args.fps)
     progress = sys.stderr.isatty() and not args.json
     records = None

@@ -160,7 +160,7 @@ def _play(box: TableBox, args: argparse.Namespace) -> int:
     from tablecam.session import build_session
 
     config = box.config
-    reader = TableReader(CardClassifier(args.model, second_opinion=False))
+    reader = TableReader(CardClassifier(args.model))
     records = GameRecords()
     box.closers.append(records)
     session = build_session(config, box.announcer, records)

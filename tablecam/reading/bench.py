@@ -51,7 +51,7 @@ def _classifier() -> tuple[CardReader, str]:
     try:
         from tablecam.reading.classifier import CardClassifier
 
-        return CardClassifier(second_opinion=False), ""
+        return CardClassifier(), ""
     except TablecamError:
         return _NoReading(), " (no model: finding only)"  # type: ignore[return-value]
 

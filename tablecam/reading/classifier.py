@@ -377,13 +377,15 @@ class CardClassifier:
         for i, read in zip(doubtful, again, strict=True):
             reads[i] = read
         if self.second is not None:
-            self._ask_second(cards, reads)
+            self.ask_second(cards, reads)
         return reads
 
-    def _ask_second(self, cards: Sequence[npt.NDArray[np.uint8]], reads: list[CardRead]) -> None:
-        """Name the faces still unknown where the second model is sure and its answer is
-        one of this model's own ``SECOND_AGREES`` likeliest faces (in place)."""
-        assert self.second is not None
+    def ask_second(self, cards: Sequence[npt.NDArray[np.uint8]], reads: list[CardRead]) -> None:
+        """Name the faces of ``reads`` (this model's readings of ``cards``) still unknown
+        where the second model is sure and its answer is one of this model's own
+        ``SECOND_AGREES`` likeliest faces (in place); nothing without a second model."""
+        if self.second is None:
+            return
         unsure = [i for i, r in enumerate(reads) if r.kind == "face" and r.card is None]
         if not unsure:
             return

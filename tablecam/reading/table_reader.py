@@ -282,16 +282,16 @@ def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
 
 
 def first_opinion_only(classifier: CardReader) -> CardReader:
-    """``classifier`` without its second opinion (``CardClassifier.second``), for the
-    live table.
+    """``classifier`` without its second opinion (``CardClassifier.second``): the live
+    table reads the columns with it, and asks the second opinion about the centre
+    piles' tops only.
 
-    A table frame is read again and again, so a card the first model cannot name yet
-    is named a few frames later, when the hand has gone or the card has settled; but a
-    zone's reading stays until the zone changes.  With the second opinion, a card
-    passing in a hand over a column was named (rightly: it was in view) and then
-    stood for the column's own card for three seconds, a play went to the wrong pile
-    and a round's count was off (dev game 2060: plays right 99.3 % -> 98.7 %).  Photos
-    (``tablecam recognize``) are read once, and keep it."""
+    A zone's reading stays until the zone changes.  With the second opinion on every
+    zone, a card passing in a hand over a column was named (rightly: it was in view)
+    and then stood for the column's own card for three seconds; a play went to the
+    wrong pile and a round's count was off (dev game 2060: plays right 99.3 % ->
+    98.7 %).  A card seen on a pile has landed there, and naming it sooner is what
+    reports a play sooner (2060: landing to event p95 0.214 -> 0.183 s)."""
     if getattr(classifier, "second", None) is None:
         return classifier
     alone = copy.copy(classifier)
@@ -306,8 +306,11 @@ class TableReader:
                  use_mat: bool = True) -> None:
         """``geometry`` fixes the zones; otherwise they are taken from an ArUco mat in
         view (unless ``use_mat`` is False) or from the dealt layout.  The classifier's
-        second opinion, if it has one, is left out (``first_opinion_only``)."""
+        second opinion, if it has one, is asked about centre pile tops only
+        (``first_opinion_only``)."""
         self.classifier = first_opinion_only(classifier)
+        #: the classifier with its second opinion, asked about centre pile tops only
+        self._piles_second = classifier if classifier is not self.classifier else None
         self.geometry = geometry
         self.use_mat = use_mat
         self._memory: dict[ZoneId, _ZoneMemory] = {}
@@ -877,7 +880,16 @@ class TableReader:
                     cards.append(FoundCard(tops[0], 1.0, False, True))
             found_by_zone[zone] = cards
         flat = [f for zone in zones for f in found_by_zone[zone]]
-        reads = self.classifier.read([warp_card(image, f.corners) for f in flat]) if flat else []
+        views = [warp_card(image, f.corners) for f in flat]
+        reads = list(self.classifier.read(views)) if flat else []
+        if self._piles_second is not None:
+            on_piles = [i for i, zone in enumerate(z for z in zones for _ in found_by_zone[z])
+                        if zone in PILE_ZONES]
+            if on_piles:
+                asked = [reads[i] for i in on_piles]
+                self._piles_second.ask_second([views[i] for i in on_piles], asked)  # type: ignore[attr-defined]
+                for i, read in zip(on_piles, asked, strict=True):
+                    reads[i] = read
         result: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]] = {}
         k = 0
         for zone in zones:

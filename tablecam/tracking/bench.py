@@ -111,7 +111,7 @@ def bench_pipeline(quick: bool) -> list[Figure]:
     video = demo_recording()
     truth = read_events(demo_truth())
     presses = read_inputs(demo_inputs())
-    reader = TableReader(CardClassifier(second_opinion=False))
+    reader = TableReader(CardClassifier())
     source = open_source(str(video))
     start_cpu = time.process_time()
     rss_start = _rss_mb()
@@ -222,7 +222,7 @@ def bench_pipeline_hour(quick: bool) -> list[Figure]:
     all_presses = [ButtonPress(p.t + k * period, p.button, p.player)
                    for k in range(loops) for p in presses]
     source = LoopedRecording(spec, loops, period)
-    reader = TableReader(CardClassifier(second_opinion=False))
+    reader = TableReader(CardClassifier())
     start_cpu = time.process_time()
     result = run_pipeline(source, reader, Referee(), presses=all_presses)
     cpu = time.process_time() - start_cpu

@@ -1072,6 +1072,40 @@ def test_a_new_top_must_be_named_by_one_of_its_own_corners() -> None:
     assert reader._a_corner_names(image, lone, Card.parse("4H"))
 
 
+class UnsureWithSecondOpinion(TemplateReader):
+    """Names no face by itself; its second opinion (``ask_second``) names them all."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.second = self  # a classifier with a second opinion
+        self.asked: list[int] = []
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        return [Read(None, 0.5, "face") if r.card is not None else r for r in super().read(cards)]
+
+    def ask_second(self, cards: Sequence[np.ndarray], reads: list[Read]) -> None:
+        self.asked.append(len(cards))
+        for i, named in enumerate(TemplateReader.read(self, cards)):
+            if reads[i].kind == "face" and reads[i].card is None and named.card is not None:
+                reads[i] = named
+
+
+def test_the_second_opinion_reads_the_centre_piles_and_not_the_columns() -> None:
+    # a card in a hand passing over a column was named by the second opinion and then
+    # kept as the column's card: columns are read by the first opinion alone
+    scene = spit_deal_scene(UP, seed=14)
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    classifier = UnsureWithSecondOpinion()
+    reader = TableReader(classifier)
+    assert reader.classifier is not classifier and reader.classifier.second is None  # type: ignore[attr-defined]
+    reader.read(_frame(0.0, scene.image))
+    reader.read(_frame(0.1, played.image))  # changed and not named: waited out
+    landed = reader.read(_frame(0.2, played.image))
+    assert (landed.zones["left"].state, landed.zones["left"].card) == ("face_up", Card.parse("QD"))
+    assert landed.zones["A3"].state == "face_up" and landed.zones["A3"].card is None
+    assert classifier.asked == [1]  # the pile's top only
+
+
 def test_the_live_reader_reads_without_the_classifier_s_second_opinion() -> None:
     from tablecam.reading.classifier import CardClassifier, default_model_path
 
