@@ -801,7 +801,7 @@ def second_threshold(conf: np.ndarray, agree: np.ndarray, good: np.ndarray,
 def calibrate_second(main: Path, second: Path, names: list[str], seed: int, workers: int,
                      max_wrong: float, out: Path) -> dict[str, Any]:
     """Give the trained reader ``main`` the trained reader ``second`` as its second
-    opinion (``CardClassifier._ask_second``): the threshold is the lowest at which all
+    opinion (``CardClassifier.ask_second``): the threshold is the lowest at which all
     wrong reads of the pair together stay at most ``max_wrong`` of the calibration
     faces, the first model's own (both looks) included.  Written to ``out``, which must
     lie beside ``second``; the first model's weights and thresholds are unchanged."""

@@ -53,7 +53,7 @@ def recording(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(demo_module, "demo_recording", lambda progress=None: frames)
     monkeypatch.setattr(demo_module, "demo_inputs", lambda: inputs)
     monkeypatch.setattr(demo_module, "demo_truth", no_truth)
-    monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None, **_options: None)
+    monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None: None)
     monkeypatch.setattr(table_reader_module, "TableReader", ReaderOfTheRecording)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     return frames

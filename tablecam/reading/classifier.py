@@ -305,7 +305,7 @@ class CardClassifier:
         except ValueError:
             self.tta_threshold = None
         #: a second model, asked about a face this one still cannot name after its
-        #: second looks (``SECOND_OPINION``), and its threshold
+        #: second looks (``ask_second``; the metadata's ``second_opinion``), and its threshold
         self.second: CardClassifier | None = None
         self.second_threshold = 1.0
         if second_opinion and meta.get("second_opinion"):

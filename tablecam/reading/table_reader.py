@@ -883,8 +883,8 @@ class TableReader:
         views = [warp_card(image, f.corners) for f in flat]
         reads = list(self.classifier.read(views)) if flat else []
         if self._piles_second is not None:
-            on_piles = [i for i, zone in enumerate(z for z in zones for _ in found_by_zone[z])
-                        if zone in PILE_ZONES]
+            zone_of = [zone for zone in zones for _ in found_by_zone[zone]]
+            on_piles = [i for i, zone in enumerate(zone_of) if zone in PILE_ZONES]
             if on_piles:
                 asked = [reads[i] for i in on_piles]
                 self._piles_second.ask_second([views[i] for i in on_piles], asked)  # type: ignore[attr-defined]

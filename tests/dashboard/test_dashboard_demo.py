@@ -119,7 +119,7 @@ def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Demo]:
     monkeypatch.setattr(demo_module, "demo_recording", lambda progress=None: frames)
     monkeypatch.setattr(demo_module, "demo_inputs", lambda: inputs)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the demo's game records
-    monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None, **_options: None)
+    monkeypatch.setattr(classifier_module, "CardClassifier", lambda model=None: None)
     monkeypatch.setattr(table_reader_module, "TableReader", ReaderOfTheRecording)
     monkeypatch.setattr(server_module, "make_pin", lambda: PIN)
     port = free_port()

@@ -210,7 +210,7 @@ def test_run_with_a_broken_config_is_one_sentence(tmp_path: Path,
 class _NoCards:
     """Stands in for the card model: the blank frames show nothing to read."""
 
-    def __init__(self, model_path: object = None, **options: object) -> None:
+    def __init__(self, model_path: object = None) -> None:
         pass
 
     def read(self, cards: object) -> list[object]:
