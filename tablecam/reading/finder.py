@@ -59,6 +59,11 @@ from tablecam.reading.warp import order_corners
 #: slack for perspective, lens distortion and photos stretched to a square.
 MIN_ASPECT: Final = 1.15
 MAX_ASPECT: Final = 1.95
+#: The same limit for photos (``find_cards_thorough``): a photo shot at a slant and
+#: squashed to a square (the fmjio set) stretches a card lying across the squash to
+#: 2.2-2.4 long over short.  The live reader keeps ``MAX_ASPECT``: its camera looks
+#: down and the table geometry knows the card's size.
+PHOTO_MAX_ASPECT: Final = 2.4
 #: Smallest fraction of its fitted quadrilateral a card's region must fill.
 MIN_FILL: Final = 0.80
 #: Smallest fraction of its convex hull a card's region must fill (pips on the
@@ -305,7 +310,7 @@ def _edge_support(quad: Quad, edges: npt.NDArray[np.uint8]) -> float:
 def _candidates_from_mask(
     mask: npt.NDArray[np.uint8], min_area: float, max_area: float, grow: float,
     seen: set[tuple[int, ...]] | None = None, edges: npt.NDArray[np.uint8] | None = None,
-    try_box: bool = False,
+    try_box: bool = False, max_aspect: float = MAX_ASPECT,
 ) -> list[_Candidate]:
     """Card-shaped regions of one binary view.
 
@@ -333,7 +338,7 @@ def _candidates_from_mask(
         (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
         if min(rw, rh) <= 0 or hull_area / (rw * rh) < MIN_FILL * 0.9:
             continue
-        if not MIN_ASPECT * 0.8 <= max(rw, rh) / min(rw, rh) <= MAX_ASPECT * 1.2:
+        if not MIN_ASPECT * 0.8 <= max(rw, rh) / min(rw, rh) <= max_aspect * 1.2:
             continue
         x, y, bw, bh = cv2.boundingRect(contour)
         key = ((2 * x + bw) // 8, (2 * y + bh) // 8, bw // 8, bh // 8)
@@ -348,7 +353,7 @@ def _candidates_from_mask(
         if quad_area <= 0:
             continue
         short, long = _sides(quad)
-        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+        if short <= 0 or not MIN_ASPECT <= long / short <= max_aspect:
             continue
         fill = hull_area / quad_area
         if fill < MIN_FILL or fill > 1.2:
@@ -426,7 +431,7 @@ def _edge_blobs(masks: list[tuple[npt.NDArray[Any], float]], min_area: float,
 
 def _candidates_from_outlines(
     edge_map: npt.NDArray[np.uint8], radius: int, min_area: float, max_area: float,
-    support: npt.NDArray[np.uint8],
+    support: npt.NDArray[np.uint8], max_aspect: float = MAX_ASPECT,
 ) -> list[_Candidate]:
     """Cards whose outline is an edge ring with gaps.
 
@@ -446,7 +451,8 @@ def _candidates_from_outlines(
         if min_area <= float(cv2.contourArea(hull)) <= max_area:
             cv2.fillConvexPoly(filled, hull, 255)
     found = []
-    for cand in _candidates_from_mask(filled, min_area, max_area, -radius):
+    for cand in _candidates_from_mask(filled, min_area, max_area, -radius,
+                                      max_aspect=max_aspect):
         sides = np.sort(_side_support(cand.quad, support))
         if float(sides[1]) >= OUTLINE_SUPPORT and float(sides.mean()) >= OUTLINE_MEAN_SUPPORT:
             found.append(cand)
@@ -533,7 +539,8 @@ def _card_pieces(cand: _Candidate, children: list[_Candidate]) -> list[_Candidat
 
 
 def _split_pair(cand: _Candidate, typical_area: float, edges: npt.NDArray[np.uint8],
-                white: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
+                white: npt.NDArray[np.uint8] | None = None,
+                max_aspect: float = MAX_ASPECT) -> list[_Candidate]:
     """Two cards lying edge to edge merge into one card-shaped outline of twice the
     usual area: cut it across its long sides when both halves are card-shaped and an
     edge (the seam between the two cards) runs along the cut.  With ``white`` (the
@@ -564,13 +571,14 @@ def _split_pair(cand: _Candidate, typical_area: float, edges: npt.NDArray[np.uin
     halves = [np.array([a, m1, m2, d], np.float32), np.array([m1, b, c, m2], np.float32)]
     for half in halves:
         short, long = _sides(half)
-        if short <= 0 or not MIN_ASPECT <= long / short <= MAX_ASPECT:
+        if short <= 0 or not MIN_ASPECT <= long / short <= max_aspect:
             return [cand]
     return [_Candidate(h, cand.score * 0.95, cand.area / 2) for h in halves]
 
 
 def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8],
-            white: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
+            white: npt.NDArray[np.uint8] | None = None,
+            max_aspect: float = MAX_ASPECT) -> list[_Candidate]:
     """One outline per card from the overlapping candidates of all the views.
 
     Largest first: a smaller candidate inside a kept one is either a detail of that
@@ -592,7 +600,8 @@ def _select(candidates: list[_Candidate], edges: npt.NDArray[np.uint8],
     if len(result) >= 2:
         typical = float(np.median([c.area for c in result]))
         result = [c for c in result if c.area >= 0.2 * typical]
-        result = [half for c in result for half in _split_pair(c, typical, edges, white)]
+        result = [half for c in result
+                  for half in _split_pair(c, typical, edges, white, max_aspect)]
     result.sort(key=lambda c: c.score, reverse=True)
     return result
 
@@ -845,7 +854,8 @@ def right_angle_corners(segs: npt.NDArray[np.float32], shortest_arm: float) -> l
 def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8],
                         kept: list[_Candidate], size: tuple[float, float] | None,
                         width_range: tuple[float, float],
-                        paper: npt.NDArray[np.bool_] | None = None) -> list[_Candidate]:
+                        paper: npt.NDArray[np.bool_] | None = None,
+                        max_aspect: float = MAX_ASPECT) -> list[_Candidate]:
     """Cards from their corners: two straight edges meeting at about a right angle.
 
     Overlapping cards, white cards on a white table and cards on a busy cloth rarely
@@ -871,7 +881,7 @@ def _cards_from_corners(gray: npt.NDArray[np.uint8], edges: npt.NDArray[np.uint8
             options += [(db * r, db) for r in (1 / 1.45, 1.45) if db * r >= 0.85 * la]
         for da2, db2 in options:
             short, long = min(da2, db2), max(da2, db2)
-            if not (lo <= short <= hi and MIN_ASPECT <= long / short <= MAX_ASPECT):
+            if not (lo <= short <= hi and MIN_ASPECT <= long / short <= max_aspect):
                 continue
             if size and not 0.75 * size[0] <= short <= 1.33 * size[0]:
                 continue  # not the size of the cards found so far
@@ -1005,7 +1015,8 @@ def _looks_face_up(image: npt.NDArray[np.uint8], corners: Quad) -> bool:
 
 def _outline_cards(work: npt.NDArray[np.uint8], faint: npt.NDArray[np.uint8],
                    support: npt.NDArray[np.uint8], min_area: float, max_area: float,
-                   report: Callable[[str, list[_Candidate]], None]) -> list[_Candidate]:
+                   report: Callable[[str, list[_Candidate]], None],
+                   max_aspect: float = MAX_ASPECT) -> list[_Candidate]:
     """``_candidates_from_outlines`` of the faint edges (thickened by each of
     ``OUTLINE_RADII``) and of the fainter edges (``FAINTER_EDGES``: a white card on a
     white table, its side only a shade darker than the table)."""
@@ -1015,7 +1026,8 @@ def _outline_cards(work: npt.NDArray[np.uint8], faint: npt.NDArray[np.uint8],
     views.append((fainter, np.asarray(cv2.dilate(fainter, np.ones((5, 5), np.uint8)), np.uint8), 1))
     found: list[_Candidate] = []
     for k, (edge_map, edge_support, radius) in enumerate(views):
-        cands = _candidates_from_outlines(edge_map, radius, min_area, max_area, edge_support)
+        cands = _candidates_from_outlines(edge_map, radius, min_area, max_area, edge_support,
+                                          max_aspect)
         report(f"outlines {k}", cands)
         found += cands
     return found
@@ -1030,6 +1042,7 @@ def find_cards(
     piles: bool = True,
     corners: bool = False,
     backs: bool = False,
+    max_aspect: float = MAX_ASPECT,
     trace: Callable[[str, list[Quad]], None] | None = None,
 ) -> list[FoundCard]:
     """Every card outline in a BGR image, best fit first.
@@ -1070,7 +1083,7 @@ def find_cards(
     masks, support, thin = _masks(work, card_px)
     for k, (mask, grow) in enumerate(masks):
         from_mask = _candidates_from_mask(mask, min_area, max_area, grow, seen, support,
-                                          card_width is not None)
+                                          card_width is not None, max_aspect)
         _report(f"mask {k}", from_mask)
         candidates.extend(from_mask)
     white: npt.NDArray[np.uint8] | None = None
@@ -1079,17 +1092,19 @@ def find_cards(
     if corners:
         white = _whiteness(work)
         paper = white >= max(float(np.percentile(white, 90)) - 60, 40)
-        outlined = _outline_cards(work, thin, support, min_area, max_area, _report)
+        outlined = _outline_cards(work, thin, support, min_area, max_area, _report,
+                                  max_aspect)
     candidates = _off_border(candidates, work.shape[:2])
     _report("off the border", candidates)
-    selected = _select(candidates, support, white)
+    selected = _select(candidates, support, white, max_aspect)
     _report("selected", selected)
     kept = _drop_table_patches(work, selected)
     _report("not table patches", kept)
     if outlined:
         # after the regions' cards, and only where none lies: a hull can take in a
         # shadow or a neighbour's corner, which a region's outline does not
-        outlined = _select(_off_border(outlined, work.shape[:2]), support)
+        outlined = _select(_off_border(outlined, work.shape[:2]), support,
+                           max_aspect=max_aspect)
         kept += [o for o in outlined if not any(
             _polygon_overlap(o.quad, k.quad) > 0.3 * min(o.area, k.area) for k in kept)]
         _report("with outline cards", kept)
@@ -1115,7 +1130,8 @@ def find_cards(
         if corners:
             gray = np.asarray(cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (3, 3), 0),
                               np.uint8)
-            corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi), paper)
+            corner_cards = _cards_from_corners(gray, support, kept, size, (lo, hi), paper,
+                                              max_aspect)
             # what was taken for a card inside a card found by its corners was a detail
             kept = [c for c in kept if not any(
                 c.area < 0.3 * n.area and _polygon_overlap(c.quad, n.quad) > 0.7 * c.area
@@ -1569,7 +1585,8 @@ def _look(image: npt.NDArray[np.uint8], look: str) -> tuple[npt.NDArray[np.uint8
 
 
 def find_cards_looking(image: npt.NDArray[np.uint8], look: str, *,
-                       min_width: float | None = None) -> list[FoundCard]:
+                       min_width: float | None = None,
+                       max_aspect: float = MAX_ASPECT) -> list[FoundCard]:
     """``find_cards`` with outlines from corners too, on one other ``look`` at the image
     (see ``find_cards_thorough``), in the image's pixels."""
     if image.ndim != 3 or min(image.shape[:2]) < 48:
@@ -1578,7 +1595,7 @@ def find_cards_looking(image: npt.NDArray[np.uint8], look: str, *,
     least = None if min_width is None else min_width / float(scale[0])
     return [FoundCard((card.corners * scale).astype(np.float32), card.score, card.covered,
                       card.face_up)
-            for card in find_cards(seen, corners=True, min_width=least)]
+            for card in find_cards(seen, corners=True, min_width=least, max_aspect=max_aspect)]
 
 
 def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
@@ -1593,12 +1610,12 @@ def find_cards_thorough(image: npt.NDArray[np.uint8]) -> list[FoundCard]:
     outline from a later look is added when it overlaps no card of an earlier one.  For
     photos (``tablecam recognize``), where time matters less than on a live table.
     """
-    found = find_cards(image, corners=True)
+    found = find_cards(image, corners=True, max_aspect=PHOTO_MAX_ASPECT)
     if image.ndim != 3 or min(image.shape[:2]) < 48:
         return found
     merged = list(found)
     for look in ("small", "smoothed"):
-        for card in find_cards_looking(image, look):
+        for card in find_cards_looking(image, look, max_aspect=PHOTO_MAX_ASPECT):
             area = float(cv2.contourArea(card.corners))
             if all(_polygon_overlap(card.corners, f.corners)
                    < 0.3 * min(area, float(cv2.contourArea(f.corners))) for f in merged):

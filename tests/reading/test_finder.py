@@ -350,3 +350,21 @@ def test_fitting_a_contour_again_gives_the_same_outline_whatever_the_caller_did(
     assert again is not None and np.array_equal(again, kept)
     moved = _fit_quad(contour + np.array([5, 0], np.int32))
     assert moved is not None and np.allclose(moved, kept + np.array([5, 0], np.float32), atol=0.5)
+
+
+def test_a_photo_squashed_across_its_cards_still_shows_them() -> None:
+    """Photos squashed to a square (the fmjio set) stretch a card lying across the squash
+    beyond a live table's card shape: the photo finder allows for it, the live one not."""
+    from tablecam.reading.finder import MAX_ASPECT, find_cards_thorough
+
+    image, truths = _scene((40, 90, 40), [0, 0, 0, 0])
+    squash = 0.62
+    squashed = cv2.resize(image, (round(image.shape[1] * squash), image.shape[0]),
+                          interpolation=cv2.INTER_AREA)
+    stretched = [t * np.array([squash, 1.0], np.float32) for t in truths]
+    long_over_short = [float(np.ptp(t[:, 1]) / np.ptp(t[:, 0])) for t in stretched]
+    assert min(long_over_short) > MAX_ASPECT  # beyond the live finder's limit
+    assert _match(find_cards(squashed), stretched, 90 * squash) == 0
+    found = find_cards_thorough(squashed)
+    assert _match(found, stretched, 90 * squash) == len(truths)
+    assert len(found) == len(truths)
