@@ -110,6 +110,14 @@ CORNER_CARD_PX = 90
 CORNER_ARM = 0.2
 #: ... and at most this many cards are read.
 CORNER_READS = 160
+#: Corners are also sought where the photo's contrast is evened out locally (CLAHE in
+#: 8x8 tiles at this clip limit, ``_photo_corners``).  Dev samples, read right: fmjio
+#: 90.4 % without, 91.7 % at 2.0, 90.7 % at 3.0, 91.5 % at 4.0; edje 95.5 % without
+#: and at 2.0, 96.1 % at 3.0 and 4.0.  Corners sought on the evened copy alone: fmjio
+#: 91.7 % but edje 93.9 % (a carpet's weave crowds out ``CORNER_READS``).
+CORNER_CONTRAST_CLIP = 2.0
+#: Two corners this close (pixels) are taken for the same corner.
+SAME_CORNER_PX = 3.0
 #: A card read from a corner is named only this surely: one corner is all the evidence,
 #: and up to ``CORNER_READS`` quads are read in a look.  (fmjio dev sample: all 67
 #: corner reads above it were right; 19 right and 3 wrong below it.)
@@ -296,8 +304,8 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     # a neighbour or a shadow keeps one true corner), then every corner of straight edges
     anchors = [anchor for c in cards if c.card is None for anchor in _outline_corners(c.corners)]
     anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
-                for corner, (ua, la), (ub, lb) in right_angle_corners(
-                    _segments(np.asarray(grey, np.uint8), arm, 1.2 * long * scale), arm)]
+                for corner, (ua, la), (ub, lb) in _photo_corners(
+                    np.asarray(grey, np.uint8), arm, 1.2 * long * scale)]
     outlines = [c.corners for c in cards if c.card is not None]
     # cards mostly under a named one, from an index corner showing beside it
     under: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
@@ -345,6 +353,23 @@ def _cards_at_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
     lone = _lone_corner_cards(image, cut + under, (short, long), reader)
     cards = _add_cards(cards, more + [card for k, card in lone if k < len(cut)])
     return _add_under(cards, [card for k, card in lone if k >= len(cut)])
+
+
+def _photo_corners(grey: npt.NDArray[np.uint8], arm: float,
+                   longest: float = float("inf")) -> list[Corner]:
+    """Where straight edges of ``grey`` from ``arm`` to ``longest`` pixels long meet at
+    a right angle (``right_angle_corners``), then where they do once the photo's
+    contrast is evened out locally (``CORNER_CONTRAST_CLIP``) and no corner lies within
+    ``SAME_CORNER_PX`` already.  In bright light a white card on white paper shows two
+    of its sides as a faint shadow and the other two not at all; evened out, that
+    shadow is an edge.  The photo's own corners come first: evened out, a carpet's weave
+    or a cloth's print gives many more, and only so many corners are read."""
+    plain = right_angle_corners(_segments(grey, arm, longest), arm)
+    evened = np.asarray(cv2.createCLAHE(CORNER_CONTRAST_CLIP, (8, 8)).apply(grey), np.uint8)
+    points = np.array([corner for corner, _, _ in plain], np.float32).reshape(-1, 2)
+    return plain + [c for c in right_angle_corners(_segments(evened, arm, longest), arm)
+                    if not len(points)
+                    or float(np.hypot(*(points - c[0]).T).min()) > SAME_CORNER_PX]
 
 
 def _under_named(corner: npt.NDArray[np.float32], quad: npt.NDArray[np.float32],

@@ -11,6 +11,7 @@ from tablecam.cards import FULL_DECK, Card
 from tablecam.reading import recognize as recognize_module
 from tablecam.reading.classifier import CardRead
 from tablecam.reading.finder import FoundCard
+from tablecam.reading.realdata import bounding_box
 from tablecam.reading.recognize import (
     CORNER_CONFIDENCE,
     RecognizedCard,
@@ -114,6 +115,22 @@ def test_a_card_under_another_is_read_from_its_corner_with_its_whole_outline() -
     error = min(np.abs(got - under).max(), np.abs(got - np.roll(under, 2, axis=0)).max())
     assert error < 10
     assert cards["8H"].covered
+
+
+def test_a_white_card_on_white_paper_is_read_from_the_corner_of_its_faint_shadow() -> None:
+    # in bright light a white card on white paper shows two of its sides as a shadow a
+    # few grey levels deep and the other two not at all: no outline of it closes
+    image = background((1000, 750), (60, 110, 60), 5)
+    paste(image, plain_face(Card.parse("KS"), 200), (300, 330), 12, 150)
+    image[150:650, 520:950] = 252
+    image[200:410, 600:750] = plain_face(Card.parse("AH"), 150)
+    image[410:413, 600:750] = 245  # the shadow along its bottom
+    image[200:413, 597:600] = 245  # and its left side
+    cards = {c.card.code: c for c in recognize(image, _CornerReader()).cards
+             if c.card is not None}
+    assert set(cards) == {"KS", "AH"}
+    box = bounding_box(cards["AH"].corners)
+    assert np.allclose(box, (600, 200, 750, 410), atol=8)
 
 
 def test_a_corner_read_below_its_confidence_names_nothing() -> None:
