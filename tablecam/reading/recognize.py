@@ -488,8 +488,7 @@ def _cards_at_index_corners(image: npt.NDArray[np.uint8], cards: list[Recognized
     # keeps one true corner), then every corner of straight edges
     anchors = [anchor for c in cards for anchor in _outline_corners(c.corners)]
     anchors += [(corner / scale, (ua, la / scale), (ub, lb / scale))
-                for corner, (ua, la), (ub, lb) in right_angle_corners(
-                    _segments(np.asarray(grey, np.uint8), arm), arm)]
+                for corner, (ua, la), (ub, lb) in _photo_corners(np.asarray(grey, np.uint8), arm)]
     # each corner's arms as a top-left corner's: (along the top, its length), (down the
     # left side, its length); and its outlines at each width: (corner, width index, outline)
     axes: list[tuple[tuple[npt.NDArray[np.float32], float], tuple[npt.NDArray[np.float32], float]]] = []
