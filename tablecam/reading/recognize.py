@@ -111,10 +111,12 @@ CORNER_ARM = 0.2
 #: ... and at most this many cards are read.
 CORNER_READS = 160
 #: Corners are also sought where the photo's contrast is evened out locally (CLAHE in
-#: 8x8 tiles at this clip limit, ``_photo_corners``).  Dev samples, read right: fmjio
-#: 90.4 % without, 91.7 % at 2.0, 90.7 % at 3.0, 91.5 % at 4.0; edje 95.5 % without
-#: and at 2.0, 96.1 % at 3.0 and 4.0.  Corners sought on the evened copy alone: fmjio
-#: 91.7 % but edje 93.9 % (a carpet's weave crowds out ``CORNER_READS``).
+#: 8x8 tiles at this clip limit, ``_photo_corners``).  Dev samples, read right, with
+#: ``_cards_at_corners`` alone using them: fmjio 90.4 % without, 91.7 % at 2.0, 90.7 %
+#: at 3.0, 91.5 % at 4.0; edje 95.5 % without and at 2.0, 96.1 % at 3.0 and 4.0 (at
+#: 2.0, with ``_cards_at_index_corners`` using them too: edje 96.1 %, fmjio 91.7 %).
+#: Corners sought on the evened copy alone: fmjio 91.7 % but edje 93.9 % (a carpet's
+#: weave crowds out ``CORNER_READS``).
 CORNER_CONTRAST_CLIP = 2.0
 #: Two corners this close (pixels) are taken for the same corner.
 SAME_CORNER_PX = 3.0
