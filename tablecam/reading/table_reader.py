@@ -785,6 +785,8 @@ class TableReader:
         outline_only: set[ZoneId] = set()
         # zones whose top card was looked for by its sides: the other outlines to look at
         searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
+        # and their outlines clear of the one read
+        aside: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         topped: list[ZoneId] = []  # piles read from the outline of their four sides
         # piles read before: their crop then and now, and its place in the frame
         befores: dict[ZoneId, tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8],
@@ -827,10 +829,13 @@ class TableReader:
                 # for 0.4 s, 6D unnamed on an outline taking in the cards below until
                 # the players pressed spit): its sides are then looked for at full size
                 # (slower, so only then).
-                tops = (_zone_tops(crop, offset, geometry, zone)
-                        or _zone_tops(crop, offset, geometry, zone, fine=True, faint=faint))
+                beside: list[npt.NDArray[np.float32]] = []
+                tops = (_zone_tops(crop, offset, geometry, zone, aside=beside)
+                        or _zone_tops(crop, offset, geometry, zone, fine=True, faint=faint,
+                                      aside=beside))
                 searched[zone] = tops[1:]
                 if tops:
+                    aside[zone] = beside
                     found_by_zone[zone] = [FoundCard(tops[0], 1.0, False, True)]
                     topped.append(zone)
                     continue
@@ -929,7 +934,8 @@ class TableReader:
                 # the full-size outlines are looked at too (dev game 2052: AS on QC, read
                 # unnamed from an outline half on each, for 0.6 s)
                 searched[zone] += _tops_in(image, geometry, zone, fine=True)
-        self._look_again(image, geometry, result, searched)
+        self._look_again(image, geometry, result, searched,
+                         {z: aside[z] for z in searched if z in aside})
         if quick and pile_tops:
             self._new_tops(image, geometry, result, searched)
             self._read_under_hands(image, geometry, result, befores)
@@ -1120,6 +1126,7 @@ class TableReader:
     def _look_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                     readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
                     searched: Mapping[ZoneId, list[npt.NDArray[np.float32]]] | None = None,
+                    aside: Mapping[ZoneId, list[npt.NDArray[np.float32]]] | None = None,
                     ) -> None:
         """A face-up top left unnamed is read again, all such zones in one batch,
         through the outlines of cards whose four sides show around it (``find_pile_tops``;
@@ -1127,21 +1134,38 @@ class TableReader:
         read).  The name is taken when the reader names one card there, and no other
         zone shows it.  The finder's outline of a column's top can take in the stack
         below it; a pile's top can be fitted a little off (a frame line printed inside
-        the card, the edge of a card squared up below it)."""
+        the card, the edge of a card squared up below it).
+
+        A centre pile's outlines found by their four sides clear of the likeliest one
+        (``aside``: per pile looked at that way already; else they are looked for) are
+        read too.  On a checked cloth the likeliest can be a square beside the top, read
+        as an unnamed face (dev game 2040, gingham: 5D on the left pile unnamed for
+        2.1 s after a spit, its own outline ranked fourth).  Such an outline's name
+        counts only when sure (``UNDER_HAND_CONFIDENCE``) and an index corner of it
+        names the card by itself (``_a_corner_names``)."""
         searched = searched or {}
-        todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        aside = aside or {}
+        todo: list[tuple[ZoneId, npt.NDArray[np.float32], bool]] = []
         for zone, (observation, _) in readings.items():
             if (observation.state != "face_up" or observation.card is not None
                     or observation.corners is None):
                 continue
-            outlines = searched[zone] if zone in searched else _tops_in(image, geometry, zone)
-            todo += [(zone, c) for c in outlines
+            beside = list(aside.get(zone, ()))
+            outlines = (searched[zone] if zone in searched
+                        else _tops_in(image, geometry, zone, aside=beside))
+            todo += [(zone, c, False) for c in outlines
                      if 0.5 <= _iou(c, observation.corners) <= 0.9]  # the same card, elsewise
+            if zone in PILE_ZONES:
+                todo += [(zone, c, True) for c in beside]
         if not todo:
             return
-        reads = self.classifier.read([warp_card(image, c) for _, c in todo])
+        reads = self.classifier.read([warp_card(image, c) for _, c, _ in todo])
         names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
-        for (zone, corners), r in zip(todo, reads, strict=True):
+        for (zone, corners, apart), r in zip(todo, reads, strict=True):
+            if apart and (r.kind != "face" or r.card is None
+                          or float(r.confidence) < UNDER_HAND_CONFIDENCE
+                          or not self._a_corner_names(image, corners, r.card)):
+                continue
             if r.kind == "face" and r.card is not None:
                 best = names.setdefault(zone, {}).get(r.card)
                 if best is None or float(r.confidence) > best[0]:
@@ -1405,37 +1429,46 @@ def _crosswise(corners: npt.NDArray[np.float32], geometry: TableGeometry, zone: 
 def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
                geometry: TableGeometry, zone: ZoneId, fine: bool = False,
                faint: list[npt.NDArray[np.float32]] | None = None,
+               aside: list[npt.NDArray[np.float32]] | None = None,
                ) -> list[npt.NDArray[np.float32]]:
     """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
     the other outlines that overlap it; none when the likeliest shows no paper (a pile's
     top shows a face) or lies outside the zone.  The outlines with three whole sides
-    and a faint fourth go into ``faint`` (when given) the same way, when none has four."""
+    and a faint fourth go into ``faint`` (when given) the same way, when none has four;
+    the zone's other outlines showing paper, clear of the likeliest, into ``aside``."""
     three: list[FoundCard] | None = [] if faint is not None else None
     found = find_pile_tops(crop, geometry.card_width, fine=fine, faint=three)
     if faint is not None and three:
         faint += _pile_outlines(three, offset, geometry, zone)
-    return _pile_outlines(found, offset, geometry, zone)
+    return _pile_outlines(found, offset, geometry, zone, aside)
 
 
 def _pile_outlines(found: Sequence[FoundCard], offset: npt.NDArray[np.float32],
-                   geometry: TableGeometry, zone: ZoneId) -> list[npt.NDArray[np.float32]]:
+                   geometry: TableGeometry, zone: ZoneId,
+                   aside: list[npt.NDArray[np.float32]] | None = None,
+                   ) -> list[npt.NDArray[np.float32]]:
     """``_zone_tops`` of the outlines ``find_pile_tops`` gave."""
     tops = [(t.corners + offset, t.face_up) for t in found]
     if not tops or not tops[0][1] or not _belongs(geometry, zone, tops[0][0]):
         return []
     first = tops[0][0]
-    return [first] + [c for c, face_up in tops[1:]
-                      if face_up and _iou(c, first) >= 0.5 and _belongs(geometry, zone, c)]
+    rest = [c for c, face_up in tops[1:] if face_up and _belongs(geometry, zone, c)]
+    if aside is not None:
+        aside += [c for c in rest if _iou(c, first) < 0.5]
+    return [first] + [c for c in rest if _iou(c, first) >= 0.5]
 
 
 def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
-             zone: ZoneId, fine: bool = False) -> list[npt.NDArray[np.float32]]:
+             zone: ZoneId, fine: bool = False,
+             aside: list[npt.NDArray[np.float32]] | None = None,
+             ) -> list[npt.NDArray[np.float32]]:
     """``_zone_tops`` in the zone's crop of ``image`` (none for a zone under 8 pixels)."""
     x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-    return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine)
+    return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine,
+                      aside=aside)
 
 
 def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],

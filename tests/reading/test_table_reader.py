@@ -799,6 +799,39 @@ def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outli
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
 
 
+def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ranked_later(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2040, gingham: after a spit the search for the left pile's four sides
+    # ranked first a pale square beside 5D, which read as a face with no name, and 5D's
+    # own outline fourth; the pile stayed unnamed for 2.1 s and the stall was called late.
+    # Here a blank patch of paper beside QD is the square
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    reader = TableReader(TemplateReader(sure=16))  # the blank reads as a face, unnamed
+    reader.read(_frame(0.0, played.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    card = order_corners(played.truth["left"][0])
+    width = geometry.card_width
+    image = played.image.copy()
+    centre = card.mean(axis=0)
+    blank = np.full((round(width * 88 / 63), round(width), 3), 245, np.uint8)
+    square = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
+                                                float(centre[1])), 0.0, width))
+    assert geometry.zone_at(square.mean(axis=0)) == "left"
+    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
+    offset = np.array([x0, y0], np.float32)
+    ranked = [FoundCard(square - offset, 1.0, False, True), FoundCard(card - offset, 0.9, False, True)]
+    monkeypatch.setattr(table_reader, "find_pile_tops", lambda *args, **kwargs: ranked)
+    (read,) = reader.classifier.read([warp_card(image, square)])
+    assert (read.kind, read.card) == ("face", None)
+    for _ in range(2):  # the square shows up as a change first; then the pile stays
+        observation, _ = reader._read_zones(image, geometry, ["left"])["left"]
+    assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
+
+
 @pytest.mark.parametrize("cloth_outlines", [0, 6])
 def test_a_deal_the_finder_sees_only_in_part_is_found_by_another_look(
         monkeypatch: pytest.MonkeyPatch, cloth_outlines: int) -> None:
