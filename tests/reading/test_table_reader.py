@@ -794,7 +794,7 @@ def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outli
     assert geometry is not None
     card = played.truth["left"][0]
     decoy = (card + np.array([1.6 * geometry.card_width, 0.0], np.float32)).astype(np.float32)
-    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args: [decoy])
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [decoy])
     observation, _ = reader._read_zones(played.image, geometry, ["left"])["left"]
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
 
