@@ -926,6 +926,7 @@ class TableReader:
             for zone in unread:
                 result[zone] = found[zone]
                 searched.pop(zone, None)
+                aside.pop(zone, None)
         for zone in topped:
             observation = result[zone][0]
             if observation.state == "face_up" and observation.card is None and zone in searched:
@@ -934,8 +935,7 @@ class TableReader:
                 # the full-size outlines are looked at too (dev game 2052: AS on QC, read
                 # unnamed from an outline half on each, for 0.6 s)
                 searched[zone] += _tops_in(image, geometry, zone, fine=True)
-        self._look_again(image, geometry, result, searched,
-                         {z: aside[z] for z in searched if z in aside})
+        self._look_again(image, geometry, result, searched, aside)
         if quick and pile_tops:
             self._new_tops(image, geometry, result, searched)
             self._read_under_hands(image, geometry, result, befores)

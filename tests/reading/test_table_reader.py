@@ -10,7 +10,7 @@ import pytest
 
 from tablecam.capture import Frame
 from tablecam.cards import FULL_DECK, Card
-from tablecam.geometry import LAYOUT, ZONE_IDS, TableGeometry, project
+from tablecam.geometry import CARD_MM, LAYOUT, ZONE_IDS, TableGeometry, project
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, spit_deal_scene
 from tablecam.reading.table_reader import (
     MISFIT_PATIENCE_S,
@@ -443,7 +443,7 @@ def _dealt_cards(shift_px: float = 0.0, spit_out_px: float | None = None) -> lis
     """Ten dealt cards where the layout puts the columns (a 1.6 px/mm top-down camera,
     moved ``shift_px`` to the right), and with ``spit_out_px`` a face-down spit pile
     beside each row, that far beyond where the layout expects it."""
-    from tablecam.geometry import CARD_MM, DealtCard
+    from tablecam.geometry import DealtCard
     scale = np.array([[1.6, 0, 640 + shift_px], [0, 1.6, 360], [0, 0, 1]], np.float64)
 
     def card_at(x_mm: float, y_mm: float) -> np.ndarray:
@@ -817,7 +817,7 @@ def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ran
     width = geometry.card_width
     image = played.image.copy()
     centre = card.mean(axis=0)
-    blank = np.full((round(width * 88 / 63), round(width), 3), 245, np.uint8)
+    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
     square = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
                                                 float(centre[1])), 0.0, width))
     assert geometry.zone_at(square.mean(axis=0)) == "left"
