@@ -436,7 +436,7 @@ class Tracker:
                 continue
             busy = unsettled = moving = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
-            if named and self._held_fit(name, value[1], changes):
+            if named and self._held_fit(name, value[1], changes, lifting=True):
                 needed = 1
             careful = False
             if (value[0] == "empty" and name in PILES and self._phase == "playing"
@@ -971,7 +971,7 @@ class Tracker:
         return all(self._zones.get(p, _Zone()).last_hidden < left for p in PILES if p != name)
 
     def _held_fit(self, name: str, card: Card | None,
-                  changes: Sequence[tuple[str, ZoneValue, ZoneValue]] = ()) -> bool:
+                  changes: Sequence[tuple[str, ZoneValue, ZoneValue]] = (), lifting: bool = False) -> bool:
         """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
         it there once is then enough: that saves a frame on every such play, and the
         other player's hand is often over the pile the frame after.  Not for a card whose
@@ -981,15 +981,31 @@ class Tracker:
         this very frame (``changes``, the columns being judged before the piles) is in a
         hand as much as one that left a frame earlier (dev game 2000: 6C named on the
         left pile in the one frame between its column turning to the back under it and
-        the other player's hand, reported 0.42 s late)."""
+        the other player's hand, reported 0.42 s late).
+
+        With ``lifting`` (the reader names ``card`` on the pile), so is the top of a column
+        that a hand is over, if a hand has been over the pile since (``_lifting``; dev
+        games 2066 and 2067: 3D and 10D named on the pile the frame the hand laying them
+        left, their columns still covered, reported a frame and a look later).  Only for
+        a card named in this frame: taken for one named earlier under a hand too, or
+        with no hand seen over the pile, a misread played a card still in its column
+        (synthetic games at 8 % misreads)."""
         if card is None or name not in PILES or self._phase != "playing":
             return False
-        if card not in self._in_hand and not any(
+        if card not in self._in_hand and not (lifting and self._lifting(name, card)) and not any(
                 old == ("face_up", card) and new[1] != card for zone, old, new in changes
                 if zone in COLUMN_ZONES):
             return False
         cards = self._r.pile_cards[name]
         return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
+
+    def _lifting(self, name: str, card: Card) -> bool:
+        """Is ``card`` the named top of a column that a hand is over now, with a hand over
+        pile ``name`` since that one came (a card picked up and laid there)?"""
+        hidden = self._zones[name].last_hidden
+        return any(zone.covered and zone.accepted == ("face_up", card)
+                   and zone.accepted_named >= self.stable_frames and hidden >= zone.covered_since
+                   for column, zone in self._zones.items() if column in COLUMN_ZONES)
 
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""

@@ -491,14 +491,40 @@ def test_a_card_named_under_the_hand_that_laid_it_is_played_when_its_column_is_s
     # again (0.29 s)
     tracker = started()
     frames = [(1.0, dict(BASE, A2="covered", left="covered")),
-              (1.033, dict(BASE, A2="covered", left="9D"))]
+              (1.033, dict(BASE, A2="down", left="9D"))]  # (no hand over A2 now)
     frames += [(1.067 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(6)]
     out = run(tracker, frames)
     plays = [e for e in out if isinstance(e, Play)]
-    assert plays == [Play(1.067 + 2 / 30, 1, "A", c("9D"), "left", 2)]
+    assert plays == [Play(1.067 + 1 / 30, 1, "A", c("9D"), "left", 2)]
     # the hand goes: the pile shows what was played, nothing more happens
     later = run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(4)])
     assert not [e for e in later if isinstance(e, Play)]
+
+
+def test_a_card_named_on_a_pile_a_hand_passed_while_a_hand_is_over_its_column_is_played_then(
+        ) -> None:
+    # dev games 2066 and 2067: 3D (10D) was named on the pile the frame the hand laying it
+    # left, while a hand still covered the column it came from; the play waited for a
+    # second frame of it, then for the pile to be seen once more (0.15-0.16 s late)
+    tracker = started()
+    frames = [(1.0 + i / 30, dict(BASE, A2="covered")) for i in range(3)]
+    frames += [(1.1 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)]
+    landed = 1.2
+    frames += [(landed, dict(BASE, A2="covered", left="9D"))]
+    frames += [(landed + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(1, 6)]
+    plays = [e for e in run(tracker, frames) if isinstance(e, Play)]
+    assert plays == [Play(landed, 1, "A", c("9D"), "left", 2)]
+
+
+def test_a_pile_no_hand_passed_that_names_a_card_under_a_hand_once_is_no_play() -> None:
+    # synthetic game 1018 at 8 % misreads: the left pile, no hand over it, misread once
+    # as B's 5C while B's hand was over 5C's column; 5C went onto the right pile
+    tracker = started()
+    frames = [(0.2 + i / 30, dict(BASE)) for i in range(3)]  # (no camera gap: it hides every zone)
+    frames += [(0.3 + i / 30, dict(BASE, A2="covered")) for i in range(3)]
+    frames += [(0.4, dict(BASE, A2="covered", left="9D"))]
+    frames += [(0.433 + i / 30, dict(BASE, A2="covered")) for i in range(5)]
+    assert [e for e in run(tracker, frames) if isinstance(e, Play)] == []
 
 
 def test_a_card_named_once_under_a_hand_is_no_play_while_its_column_still_shows_it() -> None:
