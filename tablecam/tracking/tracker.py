@@ -1007,6 +1007,14 @@ class Tracker:
                    and zone.accepted_named >= self.stable_frames and hidden >= zone.covered_since
                    for column, zone in self._zones.items() if column in COLUMN_ZONES)
 
+    def _unread_fit(self, name: Pile, card: Card) -> bool:
+        """Does ``card`` fit the top of pile ``name``, and is it a face the reader liked
+        (``candidate_floor``) for an unnamed card that has left its column since?"""
+        cards = self._r.pile_cards[name]
+        return (bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
+                and any(hand.evidence.get(card, 0.0) >= self.candidate_floor
+                        for hand in self._unknown_hands))
+
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""
         state, card = new
@@ -1016,7 +1024,7 @@ class Tracker:
             if self.spit_expected:
                 return True
             where = self._where(card)[0]
-            return where in ("column", "hand")
+            return where in ("column", "hand") or (where == "unknown" and self._unread_fit(name, card))
         if name in COLUMN_ZONES:
             if old[0] == "face_down":
                 return True  # a reveal

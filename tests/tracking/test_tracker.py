@@ -312,6 +312,23 @@ def test_a_never_seen_card_landing_just_after_an_unread_top_left_is_that_top() -
         ("play", "B", c("7H"), 2)]
 
 
+def test_a_card_an_unread_top_that_left_was_liked_as_lands_as_soon_as_a_known_one() -> None:
+    """B's column-2 top, never named but liked as 9S or 9C, left its column; 9C named on
+    the 8H pile is as likely a landing as a known card's, not a surprise that must be
+    seen longer (dev game 2061: AC, liked at 0.46 in A2, reported 0.2 s after it landed)."""
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    laying = dict(BASE, left="empty", right="empty")
+    for t, zones in [(i / 30, laying) for i in range(30)] + [(1.0 + i / 30, BASE) for i in range(5)]:
+        tracker.update(unread(frame(t, **zones), "B2", ("9S", 0.5), ("9C", 0.3)))
+    tracker.spit_expected = False
+    out = run(tracker, [(1.2 + i / 30, dict(BASE, B2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, B2="down", left="covered")) for i in range(4)])
+    out += run(tracker, [(1.5 + i / 30, dict(BASE, B2="down", left="9C")) for i in range(6)])
+    plays = [e for e in out if isinstance(e, Play)]
+    assert plays == [Play(1.5 + 2 / 30, 1, "B", c("9C"), "left", 2)]
+
+
 def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() -> None:
     """The round ended and a slapping hand covers the pile while 7C, lifted from A's
     column 1, lands on it (dev game 2005): before the takes are counted it is played
