@@ -996,8 +996,7 @@ class Tracker:
                 old == ("face_up", card) and new[1] != card for zone, old, new in changes
                 if zone in COLUMN_ZONES):
             return False
-        cards = self._r.pile_cards[name]
-        return bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
+        return self._fits_top(name, card)
 
     def _lifting(self, name: str, card: Card) -> bool:
         """Is ``card`` the named top of a column that a hand is over now, with a hand over
@@ -1009,11 +1008,15 @@ class Tracker:
 
     def _unread_fit(self, name: Pile, card: Card) -> bool:
         """Does ``card`` fit the top of pile ``name``, and is it a face the reader liked
-        (``candidate_floor``) for an unnamed card that has left its column since?"""
-        cards = self._r.pile_cards[name]
-        return (bool(cards) and cards[-1] is not None and card.fits_on(cards[-1])
-                and any(hand.evidence.get(card, 0.0) >= self.candidate_floor
-                        for hand in self._unknown_hands))
+        (``candidate_floor``) for an unnamed card that left its column and has not been
+        seen landing (``_unknown_hands``)?"""
+        return self._fits_top(name, card) and any(
+            hand.evidence.get(card, 0.0) >= self.candidate_floor for hand in self._unknown_hands)
+
+    def _fits_top(self, pile: Pile, card: Card) -> bool:
+        """Does ``card`` fit the card we believe lies on top of ``pile`` (known, not unread)?"""
+        top = self._top(pile)
+        return top is not None and card.fits_on(top)
 
     def _expected(self, name: str, old: ZoneValue, new: ZoneValue, t: float) -> bool:
         """Is this change what play usually brings (a known card moving, a reveal)?"""
