@@ -948,10 +948,7 @@ class Tracker:
     def _awaited(self, name: str) -> bool:
         """Is ``name`` a pile that a card in a hand fits, so that a new unread card there is
         likely that card (it needs no longer look than a named one)?"""
-        if name not in PILES or self._phase != "playing" or not self._r.pile_cards[name]:
-            return False
-        top = self._r.pile_cards[name][-1]
-        return top is not None and any(card.fits_on(top) for card in self._in_hand)
+        return name in PILES and self._phase == "playing" and self._held_fits(name)
 
     def _may_fit(self, hand: _InHand, top: Card) -> bool:
         """May the unnamed card in ``hand`` fit on ``top``?  No only when the reader,
@@ -1779,7 +1776,7 @@ class Tracker:
 
     def _fitting_pile(self, card: Card) -> Pile | None:
         """The one pile whose top ``card`` fits, if only one."""
-        fits = [p for p in PILES if (top := self._top(p)) is not None and card.fits_on(top)]
+        fits = [p for p in PILES if self._fits_top(p, card)]
         return fits[0] if len(fits) == 1 else None
 
     def _top(self, pile: Pile) -> Card | None:
