@@ -87,6 +87,11 @@ OUTLINE_RADII: Final = (1, 3)
 FAINTER_EDGES: Final = (6, 18)
 #: The corner search looks at no more than this many straight segments, longest first.
 MAX_SEGMENTS: Final = 160
+#: An outline inside a clean card outline (this score or better), under this share of
+#: its area and this share of its short side clear of every side, is the card's detail.
+DETAIL_OUTER_SCORE: Final = 0.9
+DETAIL_AREA: Final = 0.6
+DETAIL_MARGIN: Final = 0.04
 
 Quad = npt.NDArray[np.float32]
 _LSD = cv2.createLineSegmentDetector()
@@ -524,6 +529,18 @@ def _nms(ordered: list[_Candidate]) -> tuple[list[_Candidate], dict[int, list[_C
             else:
                 children.setdefault(id(other), []).append(cand)
     return kept, children
+
+
+def _detail_of(inner: _Candidate, outer: _Candidate) -> bool:
+    """Whether ``inner`` is a detail of the clean card outline ``outer`` (a court card's
+    picture frame): well inside it on every side and much smaller.  A pile's top card
+    inside the outline of its pile shares a side or two with it."""
+    if outer.score < DETAIL_OUTER_SCORE or inner.area > DETAIL_AREA * outer.area:
+        return False
+    margin = DETAIL_MARGIN * _sides(outer.quad)[0]
+    contour = outer.quad.reshape(-1, 1, 2)
+    return all(cv2.pointPolygonTest(contour, (float(x), float(y)), True) > margin
+               for x, y in inner.quad)
 
 
 def _card_pieces(cand: _Candidate, children: list[_Candidate]) -> list[_Candidate]:
@@ -1137,8 +1154,10 @@ def find_cards(
                 c.area < 0.3 * n.area and _polygon_overlap(c.quad, n.quad) > 0.7 * c.area
                 for n in corner_cards)] + corner_cards
             _report("with corner cards", kept)
-        kept += [o for o in oversized
-                 if not any(_polygon_overlap(o.quad, c.quad) > 0.5 * c.area for c in kept)]
+        for o in oversized:
+            inside = [c for c in kept if _polygon_overlap(o.quad, c.quad) > 0.5 * c.area]
+            if all(_detail_of(c, o) for c in inside):
+                kept = [c for c in kept if not any(c is i for i in inside)] + [o]
     if backs:
         # where no card was found, a blob of dense edges of a card's shape: a dark
         # patterned back on a pale cloth is in none of the views above (not brighter

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from tablecam.cards import FULL_DECK, Card
-from tablecam.reading.finder import FoundCard, find_cards
+from tablecam.reading import realdata
+from tablecam.reading.finder import FoundCard, find_cards, find_cards_thorough
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, tilt
 from tablecam.reading.warp import order_corners
 
@@ -105,8 +106,6 @@ def test_no_cards_gives_an_empty_list() -> None:
 
 
 def test_the_thorough_search_adds_no_duplicates() -> None:
-    from tablecam.reading.finder import find_cards_thorough
-
     image, truths = _scene((40, 90, 40), [0, 15, -30, 90, 45, 170, -80, 5])
     found = find_cards_thorough(image)
     assert len(found) == len(truths)
@@ -355,7 +354,7 @@ def test_fitting_a_contour_again_gives_the_same_outline_whatever_the_caller_did(
 def test_a_photo_squashed_across_its_cards_still_shows_them() -> None:
     """Photos squashed to a square (the fmjio set) stretch a card lying across the squash
     beyond a live table's card shape: the photo finder allows for it, the live one not."""
-    from tablecam.reading.finder import MAX_ASPECT, find_cards_thorough
+    from tablecam.reading.finder import MAX_ASPECT
 
     image, truths = _scene((40, 90, 40), [0, 0, 0, 0])
     squash = 0.62
@@ -368,3 +367,27 @@ def test_a_photo_squashed_across_its_cards_still_shows_them() -> None:
     found = find_cards_thorough(squashed)
     assert _match(found, stretched, 90 * squash) == len(truths)
     assert len(found) == len(truths)
+
+
+
+PHOTO = (realdata.fmjio_dir() / "train" / "images"
+         / "IMG_20220316_161704_jpg.rf.3bb2940f8121e9a1379fa204a11930ac.jpg")
+
+
+@pytest.mark.skipif(not PHOTO.is_file(), reason=f"real photo absent: {PHOTO}")
+def test_a_court_card_nearer_the_camera_is_found_whole_not_by_its_picture_frame() -> None:
+    # a phone photo: the jack of hearts lies nearer the lens, larger than the other four
+    # cards, and the frame round its picture is card-shaped too (fmjio dev)
+    image = cv2.imread(str(PHOTO))
+    cx, cy, w, h = 0.73515625, 0.42265625, 0.328125, 0.346875  # its label (YOLO box)
+    truth = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]) * 640
+    boxes = [np.array([*f.corners.min(axis=0), *f.corners.max(axis=0)])
+             for f in find_cards_thorough(image)]
+    overlaps = [_box_iou(b, truth) for b in boxes]
+    assert max(overlaps) > 0.8
+    assert sum(o > 0.3 for o in overlaps) == 1  # and the frame is not a card of its own
+
+
+def _box_iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = np.prod(np.clip(np.minimum(a[2:], b[2:]) - np.maximum(a[:2], b[:2]), 0, None))
+    return float(inter / (np.prod(a[2:] - a[:2]) + np.prod(b[2:] - b[:2]) - inter))
