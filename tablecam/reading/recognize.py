@@ -611,7 +611,7 @@ def _read_look(image: npt.NDArray[np.uint8], reader: CardReader) -> list[Recogni
     cards = _close_ups(image, cards, reader)
     cards = _second_look(image, _top_cards(image, cards, others, reader), reader)
     cards = _own_corner_alone(image, cards, reader)
-    return _cards_at_corners(image, cards, reader)
+    return _tops_by_corners(image, _cards_at_corners(image, cards, reader), reader)
 
 
 def _own_corners_name(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
@@ -736,6 +736,58 @@ def _own_corner_alone(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
                 out[i] = RecognizedCard(card, max(float(r.confidence) for r in pair),
                                         cards[i].corners, cards[i].covered)
     return out
+
+
+#: Where a card's index lies from its corner: these shares of its short side and of
+#: its long side in from the corner.
+INDEX_AT = (0.12, 0.09)
+
+
+def _tops_by_corners(image: npt.NDArray[np.uint8], cards: list[RecognizedCard],
+                     reader: CardReader) -> list[RecognizedCard]:
+    """Which of two overlapping named cards lies on top, told by their index corners
+    where the finder's edges told it wrong.  The finder takes the card whose sides show
+    inside the other as the top one; a white card's side over another white card can
+    leave no edge at all (edje IMG_2670: AS over AH, a step of 3 grey levels).  Where
+    a card marked as under another has an index corner inside it that, read by itself
+    (``lone_corners``), names the card, and no index corner of the other inside the
+    card names the other, the card is on top.  Only pairs: a card under several others
+    keeps its mark."""
+    named = [c for c in cards if c.card is not None]
+    swaps: list[tuple[RecognizedCard, RecognizedCard]] = []
+    for under in named:
+        if not under.covered:
+            continue
+        over = [c for c in named if c is not under
+                and _polygon_overlap(c.corners, under.corners) > 0]
+        if len(over) != 1 or over[0].covered:
+            continue
+        swaps.append((under, over[0]))
+    if not swaps:
+        return cards
+    outlines = [c.corners for pair in swaps for c in pair]
+    reads = _corner_reads(image, outlines, reader)
+    turned: dict[int, RecognizedCard] = {}
+    for k, (under, top) in enumerate(swaps):
+        if (_corner_names_it(under, top, reads[2 * k])
+                and not _corner_names_it(top, under, reads[2 * k + 1])):
+            turned[id(under)] = RecognizedCard(under.card, under.confidence, under.corners, False)
+            turned[id(top)] = RecognizedCard(top.card, top.confidence, top.corners, True)
+    return [turned.get(id(c), c) for c in cards]
+
+
+def _corner_names_it(card: RecognizedCard, other: RecognizedCard,
+                     reads: tuple[_Read, _Read]) -> bool:
+    """Whether an index of ``card`` inside ``other``'s outline (``INDEX_AT``), read by
+    itself (``reads``: its top-left and bottom-right corners), names ``card``."""
+    c = card.corners
+    contour = other.corners.reshape(-1, 1, 2)
+    for k, read in zip((0, 2), reads, strict=True):
+        index = c[k] + INDEX_AT[0] * (c[k + 1] - c[k]) + INDEX_AT[1] * (c[k - 1] - c[k])
+        if (read.kind == "face" and read.card == card.card
+                and cv2.pointPolygonTest(contour, (float(index[0]), float(index[1])), False) > 0):
+            return True
+    return False
 
 
 def _outline_corners(corners: npt.NDArray[np.float32]) -> list[Corner]:

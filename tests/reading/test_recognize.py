@@ -20,6 +20,7 @@ from tablecam.reading.recognize import (
     _merge_looks,
     _second_look,
     _top_cards,
+    _tops_by_corners,
     recognize,
 )
 from tablecam.reading.scenes import background, paste, plain_face
@@ -569,3 +570,48 @@ def test_an_unread_face_is_named_by_one_index_corner_read_by_itself(
     got = recognize_module._own_corner_alone(image, cards, reader)
     assert got[0].card == (None if named_elsewhere else Card.parse("KH"))
     assert np.array_equal(got[0].corners, outline)
+
+
+class _ColourIndexReader:
+    """Names AH where a red index mark shows in a view's top-left corner, AS where a
+    blue one does."""
+
+    def read(self, views: Sequence[npt.NDArray[np.uint8]]) -> list[CardRead]:
+        out = []
+        for view in views:
+            h, w = view.shape[:2]
+            corner = view[: h // 6, : w // 6].astype(int)
+            red = ((corner[..., 2] > 150) & (corner[..., 0] < 80)).any()
+            blue = ((corner[..., 0] > 150) & (corner[..., 2] < 80)).any()
+            out.append(CardRead(Card.parse("AH") if red else Card.parse("AS") if blue else None,
+                                0.9, "face"))
+        return out
+
+
+def _white_on_white() -> tuple[npt.NDArray[np.uint8], RecognizedCard, RecognizedCard]:
+    """AS lying over the right side of AH, both white with no edge between them (edje
+    IMG_2670), each with its index marks; the two cards as found, marked right."""
+    image = np.full((400, 400, 3), (60, 70, 80), np.uint8)
+    image[100:240, 100:200] = 255
+    image[104:116, 104:112] = image[224:236, 188:196] = (0, 0, 220)
+    image[100:240, 160:260] = 255
+    image[104:116, 164:172] = image[224:236, 248:256] = (220, 0, 0)
+    ah = RecognizedCard(Card.parse("AH"), 0.99,
+                        np.array([[100, 100], [200, 100], [200, 240], [100, 240]], np.float32), True)
+    as_ = RecognizedCard(Card.parse("AS"), 0.99,
+                         np.array([[160, 100], [260, 100], [260, 240], [160, 240]], np.float32), False)
+    return image, ah, as_
+
+
+def test_the_card_whose_index_shows_on_the_other_is_the_top_one() -> None:
+    image, ah, as_ = _white_on_white()
+    wrong = [RecognizedCard(ah.card, ah.confidence, ah.corners, False),
+             RecognizedCard(as_.card, as_.confidence, as_.corners, True)]
+    fixed = _tops_by_corners(image, wrong, _ColourIndexReader())
+    assert [(c.card, c.covered) for c in fixed] == [(ah.card, True), (as_.card, False)]
+
+
+def test_cards_marked_right_keep_their_marks() -> None:
+    image, ah, as_ = _white_on_white()
+    kept = _tops_by_corners(image, [ah, as_], _ColourIndexReader())
+    assert [(c.card, c.covered) for c in kept] == [(ah.card, True), (as_.card, False)]
