@@ -893,3 +893,21 @@ def test_an_unread_moment_on_a_top_seen_played_is_not_the_card_another_hand_hold
     out += run(tracker, [(2.5 + i / 30, dict(after, B2="QS")) for i in range(20)])  # laid back
     assert [e for e in out if isinstance(e, Spit | Play | Takeback)][1:] == []
     assert tracker._top("left") == c("7C")
+
+
+def test_an_unread_face_barely_liked_as_the_one_possible_card_listed_is_not_that_card() -> None:
+    # dev game 2040 at 352.1 s: A's 6S, played from A5 (a back showing under it), then
+    # blurred on the pile and liked as 7S 0.11, 8S 0.10, 10S or 9S 0.07, was taken for 7S
+    # turned up in A5 and played.  The reader lists only four faces: any other card that
+    # may lie there could have had 0.07 as well
+    tracker = started()
+    out = run(tracker, [(0.2 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(0.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(4)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    out += run(tracker, [(0.5 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)])
+    liked = (("10D", 0.11), ("KD", 0.10), ("QD", 0.07), ("JD", 0.07))
+    for i in range(20):
+        out += tracker.update(unread(frame(0.6 + i / 30, **dict(BASE, A2="down")), "left", *liked))
+    named = [e for e in out if c("10D") in (getattr(e, "card", None),
+                                             *getattr(e, "cards", {}).values())]
+    assert named == []
