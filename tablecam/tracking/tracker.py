@@ -678,12 +678,17 @@ class Tracker:
         """The likeliest of ``candidates`` in ``possible`` (None: any), if the reader gives
         it at least ``floor`` and ``candidate_margin`` times the next possible one.
 
-        The reader lists only its likeliest few faces: a possible card it does not list
-        may have as much as the least listed one (and no more than what the list leaves
-        of 1).  Dev game 2040 at 352.1 s: a face on 6S liked as 7S 0.11, 8S 0.10, 10S or
-        9S 0.07, none of the others possible there listed, was taken for 7S turned up
-        in A5 and played (the real 6S, laid a moment before, blurred); a "Spit!" was then
-        called while a king could still move to an empty column."""
+        A card never seen (to be turned up unseen, or a spit card) must also stand out
+        of the faces the reader did not list: it lists only its likeliest few, and a
+        possible card left off may have as much as the least listed one (no more than
+        what the list leaves of 1).  Dev game 2040 at 352.1 s: a face on 6S liked as 7S
+        0.11, 8S 0.10, 10S or 9S 0.07, none of the others possible there listed, was
+        taken for 7S turned up in A5 and played (the real 6S, laid a moment before,
+        blurred); a "Spit!" was then called while a king could still move to an empty
+        column.  A card seen in a hand or a column, or liked for an unnamed card in a
+        hand, needs no more: that it is there is evidence the reader's list does not give
+        (dev game 2065: KC, moved from A5 and liked in A1 as JC 0.34, QC 0.14 or KC
+        0.13)."""
         ranked = sorted(((p, c) for c, p in candidates if possible is None or c in possible),
                         key=lambda pc: -pc[0])
         if not ranked:
@@ -691,7 +696,8 @@ class Tracker:
         best_p, best = ranked[0]
         second_p = ranked[1][0] if len(ranked) > 1 else 0.0
         listed = {c for c, _ in candidates}
-        if possible is None or any(c not in listed for c in possible):
+        if self._where(best)[0] == "unknown" and not self._liked_in_hand(best) and (
+                possible is None or any(c not in listed for c in possible)):
             least = min(p for _, p in candidates)
             second_p = max(second_p, min(least, max(0.0, 1.0 - sum(p for _, p in candidates))))
         if best_p >= floor and best_p >= self.candidate_margin * second_p:
@@ -1018,8 +1024,13 @@ class Tracker:
         """Does ``card`` fit the top of pile ``name``, and is it a face the reader liked
         (``candidate_floor``) for an unnamed card that left its column and has not been
         seen landing (``_unknown_hands``)?"""
-        return self._fits_top(name, card) and any(
-            hand.evidence.get(card, 0.0) >= self.candidate_floor for hand in self._unknown_hands)
+        return self._fits_top(name, card) and self._liked_in_hand(card)
+
+    def _liked_in_hand(self, card: Card) -> bool:
+        """Is ``card`` a face the reader liked (``candidate_floor``) for an unnamed card
+        that left its column and has not been seen landing (``_unknown_hands``)?"""
+        return any(hand.evidence.get(card, 0.0) >= self.candidate_floor
+                   for hand in self._unknown_hands)
 
     def _fits_top(self, pile: Pile, card: Card) -> bool:
         """Does ``card`` fit the card we believe lies on top of ``pile`` (known, not unread)?"""

@@ -799,6 +799,29 @@ def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outli
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
 
 
+def _blank_beside_a_pile(
+) -> tuple[TableReader, TableGeometry, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A deal with QD on the left pile, read by a reader for which a blank reads as a
+    face with no name, and a blank patch of paper pasted beside QD in the pile's zone:
+    the reader, the geometry, the image, QD's outline, the blank's, and the offset of
+    the pile zone's crop."""
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    reader = TableReader(TemplateReader(sure=16))
+    reader.read(_frame(0.0, played.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    card = order_corners(played.truth["left"][0])
+    width = geometry.card_width
+    image = played.image.copy()
+    centre = card.mean(axis=0)
+    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
+    patch = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
+                                               float(centre[1])), 0.0, width))
+    assert geometry.zone_at(patch.mean(axis=0)) == "left"
+    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
+    return reader, geometry, image, card, patch, np.array([x0, y0], np.float32)
+
+
 def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ranked_later(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dev game 2040, gingham: after a spit the search for the left pile's four sides
@@ -808,21 +831,7 @@ def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ran
     from tablecam.reading import table_reader
     from tablecam.reading.finder import FoundCard
 
-    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
-    reader = TableReader(TemplateReader(sure=16))  # the blank reads as a face, unnamed
-    reader.read(_frame(0.0, played.image))
-    geometry = reader.geometry
-    assert geometry is not None
-    card = order_corners(played.truth["left"][0])
-    width = geometry.card_width
-    image = played.image.copy()
-    centre = card.mean(axis=0)
-    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
-    square = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
-                                                float(centre[1])), 0.0, width))
-    assert geometry.zone_at(square.mean(axis=0)) == "left"
-    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
-    offset = np.array([x0, y0], np.float32)
+    reader, geometry, image, card, square, offset = _blank_beside_a_pile()
     ranked = [FoundCard(square - offset, 1.0, False, True), FoundCard(card - offset, 0.9, False, True)]
     monkeypatch.setattr(table_reader, "find_pile_tops", lambda *args, **kwargs: ranked)
     (read,) = reader.classifier.read([warp_card(image, square)])
@@ -842,22 +851,9 @@ def test_a_pile_top_beside_a_cloth_square_is_read_though_the_finder_s_outline_is
     from tablecam.reading import table_reader
     from tablecam.reading.finder import FoundCard
 
-    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
-    reader = TableReader(TemplateReader(sure=16))  # the blank reads as a face, unnamed
-    reader.read(_frame(0.0, played.image))
-    geometry = reader.geometry
-    assert geometry is not None
-    card = order_corners(played.truth["left"][0])
-    width = geometry.card_width
-    image = played.image.copy()
-    centre = card.mean(axis=0)
-    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
-    patch = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
-                                               float(centre[1])), 0.0, width))
+    reader, geometry, image, card, patch, offset = _blank_beside_a_pile()
     square = (card + np.array([0.0, 0.9 * (card[3, 1] - card[0, 1])], np.float32)).astype(
         np.float32)  # bare cloth below the card
-    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
-    offset = np.array([x0, y0], np.float32)
     ranked = [FoundCard(square - offset, 1.0, False, True), FoundCard(card - offset, 0.9, False, True)]
     # (the half-size search saw only the cloth's squares, none of them paper: no outline)
     monkeypatch.setattr(table_reader, "find_pile_tops",
