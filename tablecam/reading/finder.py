@@ -1386,8 +1386,7 @@ def find_pile_top(image: npt.NDArray[np.uint8], card_width: float) -> FoundCard 
 
 def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool = False,
                    aspects: Sequence[float] = TOP_ASPECTS,
-                   faint: list[FoundCard] | None = None,
-                   paper: npt.NDArray[np.float32] | None = None) -> list[FoundCard]:
+                   faint: list[FoundCard] | None = None) -> list[FoundCard]:
     """Card-sized outlines whose four sides all lie on edges, the likeliest top card of
     a messy pile first (best supported), then other such outlines that overlap it.
 
@@ -1406,8 +1405,6 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
     shapes (long side over short) tried, when the deck's is known.  When no outline has
     four whole sides, those with three (``FAINT_OTHER_SIDES``) and the fourth at least
     ``FAINT_SIDE_SUPPORT`` on edges are put in ``faint`` (when given), in the same order.
-    With the cards' ``paper`` colour (BGR), an outline whose brightest colour is not of
-    its tint shows no face, and comes after those that do (``_paper_toned``).
     """
     if image.ndim != 3 or min(image.shape[:2]) < 16 or card_width < 8:
         return []
@@ -1464,53 +1461,23 @@ def find_pile_tops(image: npt.NDArray[np.uint8], card_width: float, fine: bool =
                 weakest, next_weakest = np.sort(sides)[:2]
                 if weakest >= FAINT_SIDE_SUPPORT and next_weakest >= FAINT_OTHER_SIDES:
                     three.append((float(weakest), float(sides.mean()), quad))
-            faint += _best_outlines(image, three, paper)
-    return _best_outlines(image, kept, paper)
+            faint += _best_outlines(image, three)
+    return _best_outlines(image, kept)
 
 
 def _best_outlines(image: npt.NDArray[np.uint8], kept: list[tuple[float, float, Quad]],
-                   paper: npt.NDArray[np.float32] | None = None) -> list[FoundCard]:
+                   ) -> list[FoundCard]:
     """Outlines given with their weakest and mean side support, best supported first,
-    each card once; with the ``paper`` colour, those whose brightest colour is not of
-    its tint (``_paper_toned``) come last and show no face."""
-    toned = (_paper_toned(image, [quad for _, _, quad in kept], paper) if paper is not None
-             else [True] * len(kept))
-    order = sorted(range(len(kept)), key=lambda k: (toned[k], *kept[k][:2]), reverse=True)
+    each card once."""
+    kept.sort(key=lambda k: k[:2], reverse=True)
     tops: list[FoundCard] = []
-    for k in order:
-        _, mean, quad = kept[k]
+    for _, mean, quad in kept:
         area = float(cv2.contourArea(quad))
         if any(_polygon_overlap(quad, t.corners) > 0.95 * area for t in tops):
             continue  # the same card fitted twice
         outline = order_corners(quad)
-        tops.append(FoundCard(outline, round(mean, 4), False,
-                              toned[k] and _looks_face_up(image, outline)))
+        tops.append(FoundCard(outline, round(mean, 4), False, _looks_face_up(image, outline)))
     return tops
-
-
-#: An outline whose brightest colour's tint (each channel over the largest) is further
-#: than this from the cards' paper's shows no card's paper (``_paper_toned``).
-PAPER_TINT: Final = 0.1
-
-
-def _paper_toned(image: npt.NDArray[np.uint8], quads: Sequence[Quad],
-                 paper: npt.NDArray[np.float32]) -> list[bool]:
-    """Which outlines' brightest colour (the 90th percentile of each channel inside)
-    has the tint of the cards' ``paper`` (BGR), within ``PAPER_TINT``; the tint and not
-    the colour, since the light falls unevenly.  A card's face is mostly its paper,
-    court cards' margins too.  A block of a pale gingham's squares, ringed by its own
-    lines, has four sides on edges as a card does, and outranked a pile's top card
-    whose sides over the cards below are fainter (dev game 2040, 103.1 s: the 8S unread
-    for 0.4 s in plain view), but its lightest squares are green."""
-    def tint(colour: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        return colour / max(float(colour.max()), 1.0)
-
-    target = np.array([[0, 0], [19, 0], [19, 27], [0, 27]], np.float32)
-    own = tint(np.asarray(paper, np.float64))
-    return [bool(np.abs(tint(np.percentile(cv2.warpPerspective(
-        image, cv2.getPerspectiveTransform(quad.astype(np.float32), target), (20, 28),
-        flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3), 90, axis=0))
-        - own).max() <= PAPER_TINT) for quad in quads]
 
 
 def _side_hypotheses(segs: npt.NDArray[np.float32], card_width: float,

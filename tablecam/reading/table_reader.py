@@ -662,7 +662,7 @@ class TableReader:
                 continue
             if (core > 0).mean() < GLIMPSE_CHANGE:
                 continue  # the same top: nothing to read
-            tops = _zone_tops(crop, offset, geometry, zone, paper=self._paper)
+            tops = _zone_tops(crop, offset, geometry, zone)
             if tops:
                 looks.append((zone, tops[0], crop))
                 others += self._changed_since_named(zone, crop, offset, tops[1:])
@@ -830,9 +830,9 @@ class TableReader:
                 # the players pressed spit): its sides are then looked for at full size
                 # (slower, so only then).
                 beside: list[npt.NDArray[np.float32]] = []
-                tops = (_zone_tops(crop, offset, geometry, zone, aside=beside, paper=self._paper)
+                tops = (_zone_tops(crop, offset, geometry, zone, aside=beside)
                         or _zone_tops(crop, offset, geometry, zone, fine=True, faint=faint,
-                                      aside=beside, paper=self._paper))
+                                      aside=beside))
                 searched[zone] = tops[1:]
                 if tops:
                     aside[zone] = beside
@@ -880,7 +880,7 @@ class TableReader:
                 # Something lies in the column, but no outline fits a card: the top card
                 # on a stack that shows below it makes one region too long for a card.
                 # The card showing four whole sides is the top (as on a centre pile).
-                tops = _zone_tops(crop, offset, geometry, zone, paper=self._paper)
+                tops = _zone_tops(crop, offset, geometry, zone)
                 if tops:
                     cards.append(FoundCard(tops[0], 1.0, False, True))
             found_by_zone[zone] = cards
@@ -921,14 +921,12 @@ class TableReader:
             # can be one of them, read as a back or as no card (dev game 2040, gingham:
             # the piles read as backs or covered most of the game while the finder
             # outlined their top cards, and read as backs once taken, so no round's end
-            # showed both piles empty); the finder's reading stands instead.  The
-            # outlines of four sides clear of that square stay to be looked at again
-            # (``aside``): the top card can be one (2040, 103.3 s: the 8S, while the
-            # finder's outline took in the cards below it, unnamed for 0.4 s)
+            # showed both piles empty); the finder's reading stands instead
             found = self._read_zones(image, geometry, unread, quick=False, pile_tops=False)
             for zone in unread:
                 result[zone] = found[zone]
                 searched.pop(zone, None)
+                aside.pop(zone, None)
         for zone in topped:
             observation = result[zone][0]
             if observation.state == "face_up" and observation.card is None and zone in searched:
@@ -936,7 +934,7 @@ class TableReader:
                 # frame line or the edge of a like card lies close to the top's side):
                 # the full-size outlines are looked at too (dev game 2052: AS on QC, read
                 # unnamed from an outline half on each, for 0.6 s)
-                searched[zone] += _tops_in(image, geometry, zone, fine=True, paper=self._paper)
+                searched[zone] += _tops_in(image, geometry, zone, fine=True)
         self._look_again(image, geometry, result, searched, aside)
         if quick and pile_tops:
             self._new_tops(image, geometry, result, searched)
@@ -1112,7 +1110,7 @@ class TableReader:
             if (np.linalg.norm(observation.corners.mean(axis=0) - centre)
                     < OFF_CENTRE * geometry.card_width):
                 continue
-            tops = _tops_in(image, geometry, zone, paper=self._paper)
+            tops = _tops_in(image, geometry, zone)
             if tops:
                 todo.append((zone, tops[0]))
         if not todo:
@@ -1154,7 +1152,7 @@ class TableReader:
                 continue
             beside = list(aside.get(zone, ()))
             outlines = (searched[zone] if zone in searched
-                        else _tops_in(image, geometry, zone, aside=beside, paper=self._paper))
+                        else _tops_in(image, geometry, zone, aside=beside))
             todo += [(zone, c, False) for c in outlines
                      if 0.5 <= _iou(c, observation.corners) <= 0.9]  # the same card, elsewise
             if zone in PILE_ZONES:
@@ -1432,16 +1430,14 @@ def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
                geometry: TableGeometry, zone: ZoneId, fine: bool = False,
                faint: list[npt.NDArray[np.float32]] | None = None,
                aside: list[npt.NDArray[np.float32]] | None = None,
-               paper: npt.NDArray[np.float32] | None = None,
                ) -> list[npt.NDArray[np.float32]]:
     """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
     the other outlines that overlap it; none when the likeliest shows no paper (a pile's
-    top shows a face; ``paper``: the cards' paper colour, when known) or lies outside
-    the zone.  The outlines with three whole sides and a faint fourth go into ``faint``
-    (when given) the same way, when none has four; the zone's other outlines showing
-    paper, clear of the likeliest, into ``aside``."""
+    top shows a face) or lies outside the zone.  The outlines with three whole sides
+    and a faint fourth go into ``faint`` (when given) the same way, when none has four;
+    the zone's other outlines showing paper, clear of the likeliest, into ``aside``."""
     three: list[FoundCard] | None = [] if faint is not None else None
-    found = find_pile_tops(crop, geometry.card_width, fine=fine, faint=three, paper=paper)
+    found = find_pile_tops(crop, geometry.card_width, fine=fine, faint=three)
     if faint is not None and three:
         faint += _pile_outlines(three, offset, geometry, zone)
     return _pile_outlines(found, offset, geometry, zone, aside)
@@ -1465,7 +1461,6 @@ def _pile_outlines(found: Sequence[FoundCard], offset: npt.NDArray[np.float32],
 def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
              zone: ZoneId, fine: bool = False,
              aside: list[npt.NDArray[np.float32]] | None = None,
-             paper: npt.NDArray[np.float32] | None = None,
              ) -> list[npt.NDArray[np.float32]]:
     """``_zone_tops`` in the zone's crop of ``image`` (none for a zone under 8 pixels)."""
     x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -1473,7 +1468,7 @@ def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
         return []
     crop = np.ascontiguousarray(image[y0:y1, x0:x1])
     return _zone_tops(crop, np.array([x0, y0], np.float32), geometry, zone, fine=fine,
-                      aside=aside, paper=paper)
+                      aside=aside)
 
 
 def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],

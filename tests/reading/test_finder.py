@@ -233,44 +233,6 @@ def test_the_top_card_of_a_messy_pile_is_outlined_by_its_own_sides(
     assert again is not None and _corner_error(again, truth) < 0.08 * 90
 
 
-def _green_gingham(size: int, period: int) -> np.ndarray:
-    """A pale green checked cloth (BGR): light, mid and dark squares ``period`` across."""
-    table = np.empty((size, size, 3), np.uint8)
-    rows = (np.arange(size) // period) % 2
-    shade = rows[:, None] + rows[None, :]  # 0, 1 or 2 stripes over each square
-    for k, colour in enumerate([(212, 236, 214), (178, 206, 182), (146, 176, 150)]):
-        table[shade == k] = colour
-    return table
-
-
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_squares_of_a_pale_checked_cloth_are_no_pile_top_faces(seed: int) -> None:
-    # dev game 2040's gingham: card-sized blocks of its squares show four straight
-    # sides, as a card does, and outranked the pile's top card
-    from tablecam.reading.finder import find_pile_tops
-
-    rng = np.random.default_rng(seed)
-    image = _green_gingham(220, 27)
-    cards = []
-    for k in range(4):
-        x, y = 110 + rng.normal(0, 0.15 * 54, 2)
-        cards.append(paste(image, plain_face(FULL_DECK[(seed * 7 + 11 * k) % 52]),
-                           (float(x), float(y)), float(rng.uniform(-12, 12)), 54))
-    def on_cloth(found: list[FoundCard]) -> list[FoundCard]:
-        return [f for f in found if all(
-            cv2.intersectConvexConvex(f.corners, c)[0] < 0.02 * cv2.contourArea(f.corners)
-            for c in cards)]
-
-    found = find_pile_tops(image, 54, paper=np.array([255, 255, 255], np.float32))
-    assert on_cloth(found)  # the cloth's squares are outlined ...
-    assert not any(f.face_up for f in on_cloth(found))  # ... but show no card's paper ...
-    assert found[0].face_up  # ... and come after the outlines that do
-    if seed == 0:
-        assert _corner_error(found[0], cards[-1]) < 0.08 * 54
-    # without the paper's colour (before a card is named) they pass for faces
-    assert any(f.face_up for f in on_cloth(find_pile_tops(image, 54)))
-
-
 def test_no_pile_top_on_an_empty_table_or_a_card_of_another_size() -> None:
     from tablecam.reading.finder import find_pile_top
 

@@ -799,29 +799,6 @@ def test_a_pile_top_outlined_on_the_cloth_gives_way_to_the_card_the_finder_outli
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
 
 
-def _blank_beside_a_pile(
-) -> tuple[TableReader, TableGeometry, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A deal with QD on the left pile, read by a reader for which a blank reads as a
-    face with no name, and a blank patch of paper pasted beside QD in the pile's zone:
-    the reader, the geometry, the image, QD's outline, the blank's, and the offset of
-    the pile zone's crop."""
-    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
-    reader = TableReader(TemplateReader(sure=16))
-    reader.read(_frame(0.0, played.image))
-    geometry = reader.geometry
-    assert geometry is not None
-    card = order_corners(played.truth["left"][0])
-    width = geometry.card_width
-    image = played.image.copy()
-    centre = card.mean(axis=0)
-    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
-    patch = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
-                                               float(centre[1])), 0.0, width))
-    assert geometry.zone_at(patch.mean(axis=0)) == "left"
-    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
-    return reader, geometry, image, card, patch, np.array([x0, y0], np.float32)
-
-
 def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ranked_later(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dev game 2040, gingham: after a spit the search for the left pile's four sides
@@ -831,40 +808,26 @@ def test_a_pile_top_outlined_beside_on_the_cloth_is_named_by_its_own_outline_ran
     from tablecam.reading import table_reader
     from tablecam.reading.finder import FoundCard
 
-    reader, geometry, image, card, square, offset = _blank_beside_a_pile()
+    played = spit_deal_scene(UP, seed=14, centre=[Card.parse("QD")])
+    reader = TableReader(TemplateReader(sure=16))  # the blank reads as a face, unnamed
+    reader.read(_frame(0.0, played.image))
+    geometry = reader.geometry
+    assert geometry is not None
+    card = order_corners(played.truth["left"][0])
+    width = geometry.card_width
+    image = played.image.copy()
+    centre = card.mean(axis=0)
+    blank = np.full((round(width * CARD_MM[1] / CARD_MM[0]), round(width), 3), 245, np.uint8)
+    square = order_corners(paste(image, blank, (float(centre[0] - 1.05 * width),
+                                                float(centre[1])), 0.0, width))
+    assert geometry.zone_at(square.mean(axis=0)) == "left"
+    x0, y0, _, _ = geometry.zone_box("left", image.shape, margin=0.4)
+    offset = np.array([x0, y0], np.float32)
     ranked = [FoundCard(square - offset, 1.0, False, True), FoundCard(card - offset, 0.9, False, True)]
     monkeypatch.setattr(table_reader, "find_pile_tops", lambda *args, **kwargs: ranked)
     (read,) = reader.classifier.read([warp_card(image, square)])
     assert (read.kind, read.card) == ("face", None)
     for _ in range(2):  # the square shows up as a change first; then the pile stays
-        observation, _ = reader._read_zones(image, geometry, ["left"])["left"]
-    assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
-
-
-def test_a_pile_top_beside_a_cloth_square_is_read_though_the_finder_s_outline_is_unnamed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # dev game 2040 at 103.3 s, gingham: the best outline of four sides around the left
-    # pile was a square of the cloth, read as no card, so the finder's reading stood; its
-    # outline took in the cards below 8S and read as a face with no name.  8S's own
-    # outline, clear of the square, was dropped with it, and the pile stayed unnamed for
-    # 0.4 s in plain view.  Here the finder's outline is a blank patch of paper
-    from tablecam.reading import table_reader
-    from tablecam.reading.finder import FoundCard
-
-    reader, geometry, image, card, patch, offset = _blank_beside_a_pile()
-    square = (card + np.array([0.0, 0.9 * (card[3, 1] - card[0, 1])], np.float32)).astype(
-        np.float32)  # bare cloth below the card
-    ranked = [FoundCard(square - offset, 1.0, False, True), FoundCard(card - offset, 0.9, False, True)]
-    # (the half-size search saw only the cloth's squares, none of them paper: no outline)
-    monkeypatch.setattr(table_reader, "find_pile_tops",
-                        lambda *args, fine=False, **kwargs: ranked if fine else [])
-    monkeypatch.setattr(table_reader, "find_cards",
-                        lambda *args, **kwargs: [FoundCard(patch - offset, 1.0, False, True)])
-    (square_read, patch_read) = reader.classifier.read([warp_card(image, square),
-                                                        warp_card(image, patch)])
-    assert square_read.kind != "face"
-    assert (patch_read.kind, patch_read.card) == ("face", None)
-    for _ in range(2):  # the patch shows up as a change first; then the pile stays
         observation, _ = reader._read_zones(image, geometry, ["left"])["left"]
     assert (observation.state, observation.card) == ("face_up", Card.parse("QD"))
 
