@@ -369,7 +369,6 @@ def test_a_photo_squashed_across_its_cards_still_shows_them() -> None:
     assert len(found) == len(truths)
 
 
-
 PHOTO = (realdata.fmjio_dir() / "train" / "images"
          / "IMG_20220316_161704_jpg.rf.3bb2940f8121e9a1379fa204a11930ac.jpg")
 
@@ -380,14 +379,8 @@ def test_a_court_card_nearer_the_camera_is_found_whole_not_by_its_picture_frame(
     # cards, and the frame round its picture is card-shaped too (fmjio dev)
     image = cv2.imread(str(PHOTO))
     cx, cy, w, h = 0.73515625, 0.42265625, 0.328125, 0.346875  # its label (YOLO box)
-    truth = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]) * 640
-    boxes = [np.array([*f.corners.min(axis=0), *f.corners.max(axis=0)])
-             for f in find_cards_thorough(image)]
-    overlaps = [_box_iou(b, truth) for b in boxes]
+    truth = (640 * (cx - w / 2), 640 * (cy - h / 2), 640 * (cx + w / 2), 640 * (cy + h / 2))
+    overlaps = [realdata.box_iou(realdata.bounding_box(f.corners), truth)
+                for f in find_cards_thorough(image)]
     assert max(overlaps) > 0.8
     assert sum(o > 0.3 for o in overlaps) == 1  # and the frame is not a card of its own
-
-
-def _box_iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter = np.prod(np.clip(np.minimum(a[2:], b[2:]) - np.maximum(a[:2], b[:2]), 0, None))
-    return float(inter / (np.prod(a[2:] - a[:2]) + np.prod(b[2:] - b[:2]) - inter))
