@@ -170,6 +170,8 @@ class _Zone:
     #: the face the reader liked best when the accepted face was accepted without being
     #: named (None: it was named, or is no face)
     unnamed_face: Card | None = None
+    #: the one rank the reader was sure of (``rank_floor``) when it did so (None: none)
+    unnamed_rank: Rank | None = None
 
 
 @dataclass(slots=True)
@@ -489,6 +491,8 @@ class Tracker:
             # (a face accepted unnamed in this frame: the look it was accepted with)
             zone.unnamed_face = (zone.liked if value[0] == "face_up" and zone.named_run == 0
                                  and not zone.covered else None)
+            zone.unnamed_rank = (self._sure_rank(dict(zone.looks))
+                                 if zone.unnamed_face is not None else None)
             zone.last_evidence, zone.evidence = zone.evidence, {}
             self._r.played_tops.discard(name)
         self._busy, self._unsettled, self._moving = busy, unsettled, moving
@@ -1563,9 +1567,25 @@ class Tracker:
         return []
 
     def _held_fits(self, pile: Pile) -> bool:
-        """Does a card in a hand fit the top we believe ``pile`` has?"""
-        top = self._top(pile)
-        return top is not None and any(held.fits_on(top) for held in self._in_hand)
+        """Does a card in a hand fit the top we believe ``pile`` has, or the rank the
+        reader is sure of for its unread top (``_top_rank``)?"""
+        rank = self._top_rank(pile)
+        return rank is not None and any(held.rank.is_next_to(rank) for held in self._in_hand)
+
+    def _top_rank(self, pile: Pile) -> Rank | None:
+        """The rank of ``pile``'s top: the known card's, else, for a top read unnamed,
+        the one rank of a card played unread (``_unread_rank``) or the one rank the
+        reader was sure of when it took that top unnamed (``_Zone.unnamed_rank``)."""
+        cards = self._r.pile_cards[pile]
+        if not cards:
+            return None
+        if cards[-1] is not None:
+            return cards[-1].rank
+        zone = self._zones.get(pile)
+        rank = self._unread_rank(pile)
+        if rank is None and zone is not None and zone.accepted == ("face_up", None):
+            rank = zone.unnamed_rank
+        return rank
 
     def _named_in_its_column(self, card: Card) -> bool:
         """Does the column we believe ``card`` tops show it, named by the reader itself

@@ -911,3 +911,28 @@ def test_an_unread_face_barely_liked_as_the_one_possible_card_listed_is_not_that
     named = [e for e in out if c("10D") in (getattr(e, "card", None),
                                              *getattr(e, "cards", {}).values())]
     assert named == []
+
+
+def test_a_held_card_landing_unread_on_an_unread_top_of_a_sure_rank_is_played_at_once() -> None:
+    # dev game 2066: the left spit card, read only as 2C 0.70 or 2S 0.30, was surely a
+    # two; A's 3C, seen leaving A5, landed on it liked as 3S 0.65 or 3C 0.35, and was
+    # reported 0.13 s after the card had been in view, the time an unread card nobody
+    # holds must wait
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    dealt = []
+    for i in range(12):
+        dealt += tracker.update(unread(frame(i / 30, **BASE), "left", ("8C", 0.7), ("8S", 0.3)))
+    assert isinstance(dealt[1], Spit) and dict(dealt[1].cards) == {"left": None, "right": c("2S")}
+    tracker.spit_expected = False
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    landed = 1.3
+    for i in range(12):  # 7C on the unread eight, liked best as 7S
+        reading = frame(landed + i / 30, **dict(BASE, A1="empty"))
+        out += tracker.update(unread(reading, "left", ("7S", 0.65), ("7C", 0.35)))
+        if any(isinstance(e, Play) for e in out):
+            break
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.card, e.pile) for e in plays] == [(c("7C"), "left")]
+    assert plays[0].t - landed <= 3 / 30 + 1e-9  # as soon as on a top it knows by name
