@@ -1415,7 +1415,14 @@ class Tracker:
             if gone.fits_on(card):
                 # Only a collision's loser is taken back, and it lies on a card it does
                 # not fit (both fitted the top before).  A top that fits the card under
-                # it stays: that card, already played, is a misread of a new top.
+                # it stays: that card, already played, is a misread of a new top, the
+                # one card in a hand of its rank when there is one, its suit misread
+                # (dev game 2066: A's AC laid on KH and named AS at 0.98, the ace under
+                # KH, was reported when its hand's time was up, 0.8 s late).
+                twin = self._same_rank_in_hand(pile, card) if not self.spit_expected else None
+                if twin is not None and zone is not None and not zone.untouched:
+                    hand = self._in_hand[twin]
+                    return self._play(t, hand.seat, hand.column, twin, pile)
                 return []
             if gone not in self._r.played_from and zone is not None and zone.accepted_named == 0:
                 # Spit cards are never taken back: the card under one, only the likeliest

@@ -936,3 +936,23 @@ def test_a_held_card_landing_unread_on_an_unread_top_of_a_sure_rank_is_played_at
     plays = [e for e in out if isinstance(e, Play)]
     assert [(e.card, e.pile) for e in plays] == [(c("7C"), "left")]
     assert plays[0].t - landed <= 3 / 30 + 1e-9  # as soon as on a top it knows by name
+
+
+def test_a_held_card_named_as_the_card_under_the_top_with_its_suit_misread_is_played() -> None:
+    # dev game 2066: A's AC, laid on KH, was named AS at 0.98, the ace under KH; it was
+    # reported only when its hand's time was up, 0.8 s after it landed
+    base = dict(BASE, A1="8C")
+    tracker = started(base)
+    out = run(tracker, [(1.0 + i / 30, dict(base, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(base, A2="down", left="covered")) for i in range(4)])
+    out += run(tracker, [(1.3 + i / 30, dict(base, A2="down", left="9D")) for i in range(6)])
+    after = dict(base, A2="down", left="9D")
+    out += run(tracker, [(2.0 + i / 30, dict(after, A1="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(after, A1="empty", left="covered")) for i in range(4)])
+    landed = 2.3
+    for i in range(12):  # 8C on 9D, named as the 8H under it
+        out += tracker.update(frame(landed + i / 30, **dict(after, A1="empty", left="8H")))
+    plays = [e for e in out if isinstance(e, Play)]
+    assert [(e.card, e.pile) for e in plays] == [(c("9D"), "left"), (c("8C"), "left")]
+    assert plays[1].t - landed <= 5 / 30 + 1e-9  # the frames a surprising reading needs
+    assert not any(isinstance(e, Takeback) for e in out)
