@@ -206,25 +206,42 @@ def _zone_story(readings: list[SyntheticReading], zone: str, start: float, end: 
     return ", ".join(out)
 
 
+def _covered_for(readings: list[SyntheticReading], zone: str, start: float, end: float) -> float:
+    """How long after ``start`` (up to ``end``) zone ``zone`` last read ``covered``: a hand
+    still over a card that has landed, or nothing found where it lies."""
+    last = start
+    for reading in readings:
+        obs = reading.zones.get(zone)  # type: ignore[call-overload]
+        if start <= reading.t <= end and obs is not None and obs.state == "covered":
+            last = reading.t
+    return last - start
+
+
 def late_plays(truth: list[AnyEvent], ours: list[AnyEvent], readings: list[SyntheticReading],
                late_s: float) -> list[str]:
-    """One line per play reported ``late_s`` or more after it landed: what the camera saw."""
+    """One line per play reported ``late_s`` or more after it landed: what the camera saw;
+    then a line counting those whose pile read ``covered`` until a frame (1/30 s) or less
+    before ``late_s`` had passed (no reading of the pile could have reported them in time)."""
     key = lambda e: (e.round, e.player, e.card, e.pile)  # noqa: E731
     landed: dict[tuple[object, ...], list[Play]] = {}
     for e in truth:
         if isinstance(e, Play):
             landed.setdefault(key(e), []).append(e)
     lines = []
+    hidden = 0
     for e in ours:
         if not isinstance(e, Play) or not landed.get(key(e)):
             continue
         real = landed[key(e)].pop(0)
         if e.t - real.t < late_s:
             continue
+        hidden += _covered_for(readings, real.pile, real.t, e.t) >= late_s - 1 / 30 - 1e-6
         column = f"{real.player}{real.column}"
         lines.append(f"{real.t:7.2f} +{e.t - real.t:.2f}s {real.player} {real.card} from {column} "
                      f"to {real.pile}\n    {real.pile}: {_zone_story(readings, real.pile, real.t, e.t)}"
                      f"\n    {column}: {_zone_story(readings, column, real.t, e.t)}")
+    lines.append(f"{len(lines)} plays reported {late_s:.2f} s or more after landing; their pile "
+                 f"covered until {late_s - 1 / 30:.2f} s or later in {hidden}")
     return lines
 
 

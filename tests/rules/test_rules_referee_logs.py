@@ -35,3 +35,28 @@ def test_refereed_synthetic_games_replay_to_the_true_winner(seed: int) -> None:
     game = replay(ours)
     assert game.phase == GAME_OVER
     assert game.winner == truth[-1].winner
+
+
+def test_late_plays_count_those_whose_pile_a_hand_still_covered() -> None:
+    # the figure that says how much of the landing latency no reading could have saved
+    module = harness()
+    from tablecam.cards import Card
+    from tablecam.events import Play
+    from tablecam.tracking.synthetic import SyntheticReading, SyntheticZone
+
+    card = Card.parse("7C")
+
+    def play(t: float) -> Play:
+        return Play(t, 1, "A", card, "left", 1)
+
+    def readings(covered_until: float) -> list[SyntheticReading]:
+        return [SyntheticReading(1.0 + k / 30, {"left": SyntheticZone(
+            "covered" if 1.0 + k / 30 <= covered_until + 1e-9 else "face_up",
+            None if 1.0 + k / 30 <= covered_until + 1e-9 else card)}) for k in range(10)]
+
+    hidden = module.late_plays([play(1.0)], [play(1.2)], readings(1.0 + 4 / 30), 0.15)
+    assert "7C from A1 to left" in hidden[0]
+    assert hidden[-1].endswith("in 1")
+    seen = module.late_plays([play(1.0)], [play(1.2)], readings(1.0 + 1 / 30), 0.15)
+    assert seen[-1].endswith("in 0")
+    assert module.late_plays([play(1.0)], [play(1.1)], readings(1.0), 0.15)[-1].startswith("0 plays")
