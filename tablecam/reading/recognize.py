@@ -245,10 +245,27 @@ def _stretched_look(image: npt.NDArray[np.uint8], sx: float, sy: float,
 def _merge_looks(looks: list[list[RecognizedCard]]) -> list[RecognizedCard]:
     """One list of cards from several looks at a photo: the look that names the most
     different cards (a deck holds each once, so a name given twice is a misread; then
-    the look finding the most faces) whole, then the others' cards (``_add_cards``)."""
+    the look finding the most faces) whole, its cards read from a corner in the outline
+    another look found them by (``_whole_instead``), then the others' cards
+    (``_add_cards``)."""
     ranked = sorted(looks, key=lambda cards: (len({c.card for c in cards} - {None}), len(cards)),
                     reverse=True)
-    return _add_cards(ranked[0], [c for look in ranked[1:] for c in look])
+    whole = [c for look in ranked[1:] for c in look if c.card is not None and not c.covered]
+    return _add_cards([_whole_instead(c, whole) for c in ranked[0]],
+                      [c for look in ranked[1:] for c in look])
+
+
+def _whole_instead(card: RecognizedCard, whole: list[RecognizedCard]) -> RecognizedCard:
+    """``card``, or where it was read from a visible corner (``covered``: its outline a
+    guess of the card's size laid from that corner), the same card that another look
+    found whole by its outline and named, overlapping it (IoU ``MERGE_IOU``).  A guessed
+    outline can lie the wrong way from the corner (fmjio dev: 3C under 2C, outlined
+    across the table beside it, IoU 0.47 with its label; found whole when the photo
+    was stretched to 3:4)."""
+    if not card.covered:
+        return card
+    same = [c for c in whole if c.card == card.card and _outline_iou(c.corners, card.corners) >= MERGE_IOU]
+    return max(same, key=lambda c: c.confidence, default=card)
 
 
 def _add_cards(kept: list[RecognizedCard], more: list[RecognizedCard]) -> list[RecognizedCard]:
@@ -802,6 +819,13 @@ def _outline_corners(corners: npt.NDArray[np.float32]) -> list[Corner]:
             arms.append((side / max(length, 1e-6), length))
         out.append((corner, arms[0], arms[1]))
     return out
+
+
+def _outline_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The IoU of two outlines (not of their boxes)."""
+    inter = _polygon_overlap(a, b)
+    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:

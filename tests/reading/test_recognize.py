@@ -198,6 +198,23 @@ def test_looks_merge_each_card_once_and_a_name_replaces_an_unread_outline(first:
     assert names == {"8H": [0, 0], "9H": [304, 2], "KS": [600, 0], "-": [0, 400]}
 
 
+def test_a_card_read_from_a_corner_takes_the_outline_another_look_found_whole() -> None:
+    # fmjio dev: 3C under 2C, read from a corner with an outline laid the wrong way from
+    # it (IoU 0.47 with its label), found whole in the photo stretched to 3:4
+    guessed = RecognizedCard(Card.parse("3C"), 0.993, _at(20, 30, None).corners, True)
+    plain = [_at(300, 0, "8H"), _at(600, 0, "KS"), guessed, _at(0, 400, None)]
+    whole = _at(0, 0, "3C")
+    stretched = [whole, _at(900, 0, "3D")]
+    elsewhere = RecognizedCard(Card.parse("KS"), 1.0, _at(900, 400, None).corners, False)
+    merged = _merge_looks([plain, stretched, [elsewhere]])
+    by_name = {str(c.card): c for c in merged}
+    assert by_name["3C"] is whole  # the outline found, not the one guessed from a corner
+    assert by_name["KS"].corners[0].tolist() == [600, 0]  # found whole already: stays
+    # a corner read stays where no look found that card whole overlapping it
+    far = RecognizedCard(Card.parse("3C"), 1.0, _at(400, 300, None).corners, False)
+    assert {str(c.card): c for c in _merge_looks([plain, [far]])}["3C"] is guessed
+
+
 def test_a_close_up_of_one_card_filling_most_of_the_photo_is_found_and_read() -> None:
     # edje IMG_2700: a lone ace photographed from close by, its short side 60 % of the
     # photo's; the finder's usual search stops at half
