@@ -170,7 +170,8 @@ class _Zone:
     #: the face the reader liked best when the accepted face was accepted without being
     #: named (None: it was named, or is no face)
     unnamed_face: Card | None = None
-    #: the one rank the reader was sure of (``rank_floor``) when it did so (None: none)
+    #: for a face accepted unnamed, the one rank its looks then made sure (``rank_floor``;
+    #: None: none, or it was named)
     unnamed_rank: Rank | None = None
 
 
