@@ -47,7 +47,7 @@ from tablecam.reading.finder import (
     right_angle_corners,
 )
 from tablecam.reading.realdata import bounding_box, box_iou
-from tablecam.reading.table_reader import CardReader, _Read, read_cards
+from tablecam.reading.table_reader import CardReader, _iou, _Read, read_cards
 from tablecam.reading.warp import CARD_H, CARD_W, lone_corners, order_corners, warp_card
 
 #: A face the reader cannot read is looked at again through its outline grown about
@@ -264,7 +264,7 @@ def _whole_instead(card: RecognizedCard, whole: list[RecognizedCard]) -> Recogni
     was stretched to 3:4)."""
     if not card.covered:
         return card
-    same = [c for c in whole if c.card == card.card and _outline_iou(c.corners, card.corners) >= MERGE_IOU]
+    same = [c for c in whole if c.card == card.card and _iou(c.corners, card.corners) >= MERGE_IOU]
     return max(same, key=lambda c: c.confidence, default=card)
 
 
@@ -819,13 +819,6 @@ def _outline_corners(corners: npt.NDArray[np.float32]) -> list[Corner]:
             arms.append((side / max(length, 1e-6), length))
         out.append((corner, arms[0], arms[1]))
     return out
-
-
-def _outline_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
-    """The IoU of two outlines (not of their boxes)."""
-    inter = _polygon_overlap(a, b)
-    union = float(cv2.contourArea(a)) + float(cv2.contourArea(b)) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _inside(quad: npt.NDArray[np.float32], outline: npt.NDArray[np.float32]) -> float:
