@@ -209,8 +209,7 @@ def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> S
 
 def test_an_unread_card_landing_on_the_pile_a_held_card_fits_is_reported_at_once() -> None:
     tracker = started()
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A1", "left", "empty")
     landed = 1.3
     for i in range(12):  # the reader cannot name the card on the left pile (8H)
         reading = frame(landed + i / 30, **dict(BASE, A1="empty"))
@@ -925,8 +924,7 @@ def test_a_held_card_landing_unread_on_an_unread_top_of_a_sure_rank_is_played_at
         dealt += tracker.update(unread(frame(i / 30, **BASE), "left", ("8C", 0.7), ("8S", 0.3)))
     assert isinstance(dealt[1], Spit) and dict(dealt[1].cards) == {"left": None, "right": c("2S")}
     tracker.spit_expected = False
-    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A1", "left", "empty")
     landed = 1.3
     for i in range(12):  # 7C on the unread eight, liked best as 7S
         reading = frame(landed + i / 30, **dict(BASE, A1="empty"))
@@ -943,12 +941,10 @@ def test_a_held_card_named_as_the_card_under_the_top_with_its_suit_misread_is_pl
     # reported only when its hand's time was up, 0.8 s after it landed
     base = dict(BASE, A1="8C")
     tracker = started(base)
-    out = run(tracker, [(1.0 + i / 30, dict(base, A2="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(1.1 + i / 30, dict(base, A2="down", left="covered")) for i in range(4)])
+    out = lifted(tracker, "A2", "left", "down", base=base)
     out += run(tracker, [(1.3 + i / 30, dict(base, A2="down", left="9D")) for i in range(6)])
     after = dict(base, A2="down", left="9D")
-    out += run(tracker, [(2.0 + i / 30, dict(after, A1="covered", left="covered")) for i in range(3)])
-    out += run(tracker, [(2.1 + i / 30, dict(after, A1="empty", left="covered")) for i in range(4)])
+    out += lifted(tracker, "A1", "left", "empty", t=2.0, base=after)
     landed = 2.3
     for i in range(12):  # 8C on 9D, named as the 8H under it
         out += tracker.update(frame(landed + i / 30, **dict(after, A1="empty", left="8H")))
