@@ -200,9 +200,12 @@ def _label_quad(shape: object) -> npt.NDArray[np.int32]:
 
 def _draw_misses(folder: Path | None, name: str, image: npt.NDArray[np.uint8],
                  labels: list[tuple[object, str | Rank | None]], matched: set[int],
-                 cards: list[RecognizedCard], spurious_before: int, tally: Tally) -> None:
-    """Write ``image`` with labels and outlines drawn when something was missed."""
-    if folder is None or (len(matched) == len(labels) and tally.spurious == spurious_before):
+                 cards: list[RecognizedCard], before: tuple[int, int], tally: Tally) -> None:
+    """Write ``image`` with labels and outlines drawn when something was missed: a label
+    not read right (unfound, or found but unread or misread) or a spurious read.
+    ``before``: the tally's (correct, spurious) before this image was scored."""
+    if folder is None or (tally.correct - before[0] == len(labels)
+                          and tally.spurious == before[1]):
         return
     canvas = image.copy()
     for c in cards:
@@ -270,7 +273,7 @@ def eval_fmjio(reader: CardReader, limit: int | None, dev: bool = False,
         cards = recognize(image, reader).cards
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        before = tally.spurious
+        before = (tally.correct, tally.spurious)
         matched = _score(tally, labels, cards,
                          _box_overlap(w, h, cards),
                          0.5, lambda label, card: card.code == label)
@@ -302,7 +305,7 @@ def eval_edje(reader: CardReader, limit: int | None, dev: bool = False,
         result = recognize(image, reader)
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        before = tally.spurious
+        before = (tally.correct, tally.spurious)
         h, w = image.shape[:2]
         matched = _score(tally, labels, result.cards,
                          _box_overlap(w, h, result.cards, visible=True),
@@ -340,7 +343,7 @@ def eval_stills(reader: CardReader, count: int, dev: bool = False,
         result = recognize(image, reader)
         tally.seconds += time.perf_counter() - start
         tally.images += 1
-        before = tally.spurious
+        before = (tally.correct, tally.spurious)
         hidden = frozenset(lab.card.code for lab in card_labels
                            if lab.face_up and lab.card is not None and 0 < lab.visible < 0.9)
         matched = _score(tally, labels, result.cards,
