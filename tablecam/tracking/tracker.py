@@ -1215,6 +1215,16 @@ class Tracker:
         if old_state == "face_up" and card is None:
             identified = new[0] == "face_up" and self._read_at_last(name, new[1], t)
             if not identified:
+                earlier = next((h for h in self._unknown_hands
+                                if (h.seat, h.column) == (seat, column)), None)
+                if earlier is not None and self._laid_back(earlier, None):
+                    # The unread top that left this column before, seen landing on no
+                    # pile, was laid back: the unread face held as its reveal was that
+                    # card, and it is this one leaving now (dev game 2069: B's JC, a
+                    # court card the reader cannot name, lost a collision and went back
+                    # to B4; when it was played, the hand that had lost it was taken for
+                    # it, and every later unread play was put on the column before it).
+                    self._unknown_hands.remove(earlier)
                 self._unknown_hands.append(_InHand(seat, column, t, self._zones[name].last_evidence))
             return []
         if old_state != "face_up" or card is None or card == new[1]:

@@ -952,3 +952,42 @@ def test_a_held_card_named_as_the_card_under_the_top_with_its_suit_misread_is_pl
     assert [(e.card, e.pile) for e in plays] == [(c("9D"), "left"), (c("8C"), "left")]
     assert plays[1].t - landed <= 5 / 30 + 1e-9  # the frames a surprising reading needs
     assert not any(isinstance(e, Takeback) for e in out)
+
+
+BASE3 = {"A1": "7C", "A2": "9D", "A3": "9S", "B1": "KH", "B2": "QS", "B3": "JD",
+         "left": "8H", "right": "2S", "spitA": "down", "spitB": "down"}
+
+
+def test_an_unread_card_laid_back_and_played_later_is_played_from_its_column() -> None:
+    # dev game 2069: B's JC, a court card the reader cannot name, left B4 (its face-down
+    # cards showing), lost a collision and went back; its return was held as the reveal
+    # of the card under it.  When JC was played, the hand that had lost it was taken for
+    # it, a reveal that never happened was reported, and every later unread play was put
+    # on the column that had played before it
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 3, "B": 3}
+    run(tracker, [(i / 30, dict(BASE3)) for i in range(4)])
+    tracker.spit_expected = False
+    out = lifted(tracker, "A3", "left", "down", base=BASE3)
+    base = dict(BASE3, left="9S")
+    out += run(tracker, [(1.3 + i / 30, dict(base, A3="down")) for i in range(4)])
+    out += run(tracker, [(1.45 + i / 30, dict(base, A3="covered")) for i in range(4)])  # turning
+
+    def shown(t: float, **zones: str) -> SyntheticReading:  # A3's new top, unnamed
+        return unread(frame(t, **dict(base, **zones)), "A3", ("3D", 0.5), ("3H", 0.3))
+
+    out += [e for i in range(15) for e in tracker.update(shown(1.6 + i / 30))]  # revealed
+    out += lifted(tracker, "A3", "right", "down", t=2.2, base=base)
+    out += run(tracker, [(2.45 + i / 30, dict(base, A3="covered")) for i in range(4)])
+    out += [e for i in range(15) for e in tracker.update(shown(2.6 + i / 30))]  # laid back
+    out += lifted(tracker, "A3", "right", "down", t=3.2, base=base)
+    for i in range(12):  # played, unnamed on the right pile
+        reading = frame(3.5 + i / 30, **dict(base, A3="down"))
+        out += tracker.update(unread(reading, "right", ("3D", 0.5), ("3H", 0.3)))
+    out += run(tracker, [(3.9 + i / 30, dict(base, A3="6H")) for i in range(6)])
+    plays = [(e.player, e.column, e.pile) for e in out if isinstance(e, Play)]
+    assert plays == [("A", 3, "left"), ("A", 3, "right")]
+    assert [e.card for e in out if isinstance(e, Reveal)] == [None, c("6H")]
+    assert not [e for e in out if isinstance(e, Unsure)]
+    assert tracker._r.down[("A", 3)] == 0
+
