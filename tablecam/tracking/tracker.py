@@ -1524,11 +1524,12 @@ class Tracker:
                 rebuilt = self._rebuild_hidden(t, pile, card)
                 if rebuilt:
                     return rebuilt
-        if card is None and not self.spit_expected and self._in_hand:
+        held = self._held_out_of_view()
+        if card is None and not self.spit_expected and held:
             # An unreadable card landed while a card we know is in a hand: that one,
             # if it may go there (the earliest to leave its column first).
             below = cards[-1] if cards else None
-            fitting = [(hand.since, known) for known, hand in self._in_hand.items()
+            fitting = [(hand.since, known) for known, hand in held.items()
                        if below is None or known.fits_on(below)]
             if fitting:
                 known = min(fitting)[1]
@@ -1546,7 +1547,7 @@ class Tracker:
             if rank is not None:
                 self._r.unread_ranks[pile] = (len(cards) - 1, rank)
             return played
-        if (card is None and not self.spit_expected and self._in_hand
+        if (card is None and not self.spit_expected and held
                 and not (cards and cards[-1] in self._r.played_from)):
             # An unreadable card landed in play and a known card is in a hand, though it
             # does not fit the top we believe the pile has (that top may be wrong): that
@@ -1555,7 +1556,7 @@ class Tracker:
             # laid illegally, and the pile's top is misread instead (dev game 2040: 7D,
             # read as 3D for a moment while A held AS; AS was counted on it, and when it
             # went on the other pile, both piles' takes were one out).
-            known = min((hand.since, known) for known, hand in self._in_hand.items())[1]
+            known = min((hand.since, known) for known, hand in held.items())[1]
             hand = self._in_hand[known]
             return self._play(t, hand.seat, hand.column, known, pile)
         # A card of unknown origin: a spit card.
@@ -1583,6 +1584,18 @@ class Tracker:
                 self._zones[pile].accepted = ("face_up", None)
         self._pending_spit[pile] = card
         return []
+
+    def _held_out_of_view(self) -> dict[Card, _InHand]:
+        """The cards in a hand that no column shows in this frame: one shown face up in
+        another column was moved there (its arrival is taken after the piles'), and an
+        unread card landing on a pile is not it (dev game 2069: A moved 8C from A5 to
+        A4 as B's QS landed unread on the right pile, in the same frame; 8C was
+        reported played there)."""
+        if not self._in_hand:
+            return {}
+        shown = {zone.accepted[1] for name in COLUMN_ZONES
+                 if (zone := self._zones.get(name)) is not None and zone.accepted[0] == "face_up"}
+        return {card: hand for card, hand in self._in_hand.items() if card not in shown}
 
     def _held_fits(self, pile: Pile) -> bool:
         """Does a card in a hand fit the top we believe ``pile`` has, or the rank the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -991,3 +992,47 @@ def test_an_unread_card_laid_back_and_played_later_is_played_from_its_column() -
     assert not [e for e in out if isinstance(e, Unsure)]
     assert tracker._r.down[("A", 3)] == 0
 
+
+def start_unread(tracker: Tracker, base: dict[str, str],
+                 unnamed: Callable[[SyntheticReading], SyntheticReading]) -> list[Tracked]:
+    """A deal of ``base`` with a column top the reader cannot name (``unnamed``), then
+    the spit cards."""
+    tracker.expected_columns = {"A": 2, "B": 2}
+    dealing = dict(base, left="empty", right="empty")
+    out = run(tracker, [(i / 30, dict(dealing, B2="covered")) for i in range(4)])
+    out += [e for i in range(15) for e in tracker.update(unnamed(frame(0.2 + i / 30, **dealing)))]
+    out += [e for i in range(6) for e in tracker.update(unnamed(frame(0.7 + i / 30, **base)))]
+    tracker.spit_expected = False
+    return out
+
+
+def test_a_card_moved_as_an_unread_card_lands_is_not_taken_for_it() -> None:
+    # dev game 2069: A moved 8C from A5 to the empty A4 in the frame that B's QS, unread,
+    # landed on the right pile (its top unread, so 8C might fit); 8C, still counted in a
+    # hand, was reported played there
+    base = dict(BASE, A2="10D", B2="QS", right="JH")  # 10D and Q both fit JH
+    tracker = Tracker(stable_frames=3)
+
+    def unread_queen(reading: SyntheticReading) -> SyntheticReading:
+        return unread(reading, "B2", ("QS", 0.5), ("QC", 0.45))
+
+    def seen(t: float, count: int, **zones: str) -> list[Tracked]:  # B2 unnamed throughout
+        return [e for i in range(count)
+                for e in tracker.update(unread_queen(frame(t + i / 30, **dict(base, **zones))))]
+
+    deal = start_unread(tracker, base, unread_queen)
+    assert isinstance(deal[0], Deal) and deal[0].players["B"].up == (c("KH"), None)
+    out = seen(1.0, 3, A1="covered", left="covered")  # 7C onto 8H
+    out += seen(1.1, 4, A1="empty", left="covered")
+    out += seen(1.3, 6, A1="empty", left="7C")
+    played = dict(base, A1="empty", left="7C")
+    moving = dict(played, A1="covered", A2="covered", B2="covered", right="covered")
+    out += run(tracker, [(1.6 + i / 30, moving) for i in range(3)])
+    out += run(tracker, [(1.7 + i / 30, dict(moving, A2="down", B2="down")) for i in range(4)])
+    for i in range(12):  # B's queen on the right pile, and 10D in A1, in the same frames
+        reading = frame(1.9 + i / 30, **dict(played, A1="10D", A2="down", B2="down"))
+        out += tracker.update(unread(reading, "right", ("QS", 0.5), ("QC", 0.45)))
+    plays = [(e.player, e.column, e.pile) for e in out if isinstance(e, Play)]
+    assert plays == [("A", 1, "left"), ("B", 2, "right")]
+    assert [(e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
+        (c("10D"), 2, 1)]
