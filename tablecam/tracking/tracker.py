@@ -1540,7 +1540,11 @@ class Tracker:
             # (from the column whose reads liked it best, else the first to leave).
             if card is not None:
                 return self._play_unread_top(t, pile, card, self._unknown_hands)
-            hand = self._unknown_hands.pop(0)
+            source = self._unread_source(pile)
+            if source is None:
+                return self._play_turned_unseen(t, pile)
+            hand = source
+            self._unknown_hands.remove(hand)
             card = self._likeliest(hand.evidence, cards[-1] if cards else None)
             played = self._play(t, hand.seat, hand.column, card, pile)
             rank = self._sure_rank(hand.evidence) if card is None else None
@@ -1596,6 +1600,33 @@ class Tracker:
         shown = {zone.accepted[1] for name in COLUMN_ZONES
                  if (zone := self._zones.get(name)) is not None and zone.accepted[0] == "face_up"}
         return {card: hand for card, hand in self._in_hand.items() if card not in shown}
+
+    def _unread_source(self, pile: Pile) -> _InHand | None:
+        """Which unread top that left its column (``_unknown_hands``) an unread card
+        landing on ``pile`` is: the first to leave whose rank, where the reader was sure
+        of it (``_sure_rank``), fits the pile's top (``_top_rank``).  When every one's
+        sure rank does not fit and a face-down card left a column unseen
+        (``_unseen_left``), None: that card, turned and played under a hand (dev game
+        2069: A's QC, read QC 0.68 or QS 0.31, and B's KD, never found face up, went
+        onto the left pile's JH and the right pile's AH at once; QC was put on AH).
+        Otherwise the first to leave."""
+        top = self._top_rank(pile)
+        if top is None:
+            return self._unknown_hands[0]
+        for hand in self._unknown_hands:
+            rank = self._sure_rank(hand.evidence)
+            if rank is None or rank.is_next_to(top):
+                return hand
+        return None if self._unseen_left else self._unknown_hands[0]
+
+    def _play_turned_unseen(self, t: float, pile: Pile) -> list[Tracked]:
+        """An unread card on ``pile`` that was the face-down card that left its column
+        first unseen (``_unseen_left``): turned and played under a hand."""
+        source = self._unseen_left.pop(0)
+        self._r.down[(source.seat, source.column)] = max(
+            0, self._r.down.get((source.seat, source.column), 0) - 1)
+        reveal = Reveal(t, self.round, source.seat, source.column, None)
+        return [reveal, *self._play(t, source.seat, source.column, None, pile)]
 
     def _held_fits(self, pile: Pile) -> bool:
         """Does a card in a hand fit the top we believe ``pile`` has, or the rank the

@@ -1006,6 +1006,37 @@ def start_unread(tracker: Tracker, base: dict[str, str],
     return out
 
 
+def test_an_unread_card_goes_with_the_hand_whose_rank_fits_the_pile() -> None:
+    # dev game 2069: A's QC (read QC 0.68 or QS 0.31, rank sure) and B's KD, turned
+    # from B4 under a hand and never seen face up, landed unread on the left pile's JH
+    # and the right pile's AH at once; QC, the hand that left first, was put on AH
+    base = dict(BASE, A2="9D", B2="QS", right="JH")
+    tracker = Tracker(stable_frames=3)
+
+    def unread_queen(reading: SyntheticReading) -> SyntheticReading:
+        return unread(reading, "B2", ("QS", 0.6), ("QC", 0.39))
+
+    deal = start_unread(tracker, base, unread_queen)
+    assert isinstance(deal[0], Deal) and deal[0].players["B"].up == (c("KH"), None)
+    out = [e for i in range(3) for e in tracker.update(unread_queen(
+        frame(1.0 + i / 30, **dict(base, A2="covered", left="covered"))))]
+    out += [e for i in range(4) for e in tracker.update(unread_queen(
+        frame(1.1 + i / 30, **dict(base, A2="down", left="covered"))))]
+    out += [e for i in range(6) for e in tracker.update(unread_queen(
+        frame(1.3 + i / 30, **dict(base, A2="down", left="9D"))))]
+    moving = dict(base, left="covered", A2="covered", B2="covered", right="covered")
+    out += run(tracker, [(1.6 + i / 30, moving) for i in range(3)])
+    gone = dict(moving, A2="empty", B2="down")
+    out += run(tracker, [(1.7 + i / 30, gone) for i in range(4)])
+    for i in range(12):  # A's turned card on the left pile, B's queen on the right
+        reading = unread(frame(1.9 + i / 30, **dict(gone, left="9D", right="JH")),
+                         "left", ("10C", 0.4), ("10S", 0.3))
+        out += tracker.update(unread(reading, "right", ("QS", 0.6), ("QC", 0.39)))
+    plays = {(e.player, e.column, e.pile, e.card) for e in out if isinstance(e, Play)}
+    assert plays == {("A", 2, "left", c("9D")), ("A", 2, "left", None), ("B", 2, "right", None)}
+    assert [(e.player, e.column) for e in out if isinstance(e, Reveal)] == [("A", 2)]
+
+
 def test_a_card_moved_as_an_unread_card_lands_is_not_taken_for_it() -> None:
     # dev game 2069: A moved 8C from A5 to the empty A4 in the frame that B's QS, unread,
     # landed on the right pile (its top unread, so 8C might fit); 8C, still counted in a
