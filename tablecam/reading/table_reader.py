@@ -1277,7 +1277,18 @@ class TableReader:
         if box is None:
             return False
         distance = self._table_distances(image, seen.corners, box, seen.zone)
-        return distance is not None and float((distance < TABLE_DISTANCE).mean()) >= TABLE_SHARE
+        if distance is None:
+            return False
+        table = distance < TABLE_DISTANCE
+        if self._paper is not None:
+            # on a table a little further from the paper than TABLE_DISTANCE, the paper's
+            # own shading falls within it of the table: a pixel nearer the paper is paper
+            # (dev game 2069, salmon cloth 47 from the paper: KD in plain view in B5, an
+            # unnamed face, taken for table and read as covered for seconds)
+            paper = self._table_distances(image, seen.corners, box, colour=self._paper)
+            if paper is not None:
+                table &= distance < paper
+        return float(table.mean()) >= TABLE_SHARE
 
     def _note_paper(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> None:
         """The cards' paper colour, from a face named surely: the brighter quarter of
@@ -1304,12 +1315,15 @@ class TableReader:
 
     def _table_distances(self, image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
                          box: tuple[int, int, int, int], zone: ZoneId | None = None,
+                         colour: npt.NDArray[np.float32] | None = None,
                          ) -> npt.NDArray[np.float32] | None:
-        """How far from the table's colour (around ``zone``, if known) each pixel inside
-        ``quad`` lies (largest channel difference, every other pixel of ``box``); None
-        when none lies inside."""
+        """How far from the table's colour (around ``zone``, if known), or from
+        ``colour`` when given, each pixel inside ``quad`` lies (largest channel
+        difference, every other pixel of ``box``); None when none lies inside."""
         assert self._table_colour is not None
-        colour = self._zone_colours.get(zone, self._table_colour) if zone is not None else self._table_colour
+        if colour is None:
+            colour = (self._zone_colours.get(zone, self._table_colour) if zone is not None
+                      else self._table_colour)
         pixels, inside = _inside(image, quad, box)
         if not inside.any():
             return None

@@ -498,7 +498,7 @@ def _frame_from_fixture(name: str, crop_name: str | None = None,
                         ) -> tuple[np.ndarray, TableGeometry]:
     """A whole frame made from a kept crop of a rendered dev game (``tests/data``; the
     crop ``crop_name`` if given, placed as ``name``'s), the rest filled with the crop's
-    rim colour, and the geometry the reader had then."""
+    rim colour (or the fixture's ``fill``), and the geometry the reader had then."""
     import json
     from pathlib import Path
 
@@ -510,7 +510,7 @@ def _frame_from_fixture(name: str, crop_name: str | None = None,
     rim = np.concatenate([crop[:3].reshape(-1, 3), crop[-3:].reshape(-1, 3),
                           crop[:, :3].reshape(-1, 3), crop[:, -3:].reshape(-1, 3)])
     image = np.empty((height, width, 3), np.uint8)
-    image[:] = np.median(rim, axis=0).astype(np.uint8)
+    image[:] = meta.get("fill", np.median(rim, axis=0).astype(np.uint8))
     x0, y0 = meta["offset"]
     image[y0:y0 + crop.shape[0], x0:x0 + crop.shape[1]] = crop
     geometry = TableGeometry({z: np.array(q, np.float32) for z, q in meta["zones"].items()},
@@ -1152,3 +1152,24 @@ def test_the_live_reader_reads_without_the_classifier_s_second_opinion() -> None
     # the caller's classifier keeps it (tablecam recognize reads photos with it)
     assert classifier.second is not None
     assert reader.classifier.threshold == classifier.threshold  # type: ignore[attr-defined]
+
+
+def test_an_unnamed_face_on_a_cloth_a_little_off_the_paper_s_shade_is_a_card() -> None:
+    """A frame of a rendered dev game (salmon polka dots, gnome-tango_nuevo): KD in plain
+    view in B5, a face the reader cannot name, beside 5S, named.  The cloth lies 47 from
+    the paper, just over ``TABLE_DISTANCE``, so the paper's own shading fell within it of
+    the cloth, and KD was taken for bare table: B5 read as covered for seconds, and KD's
+    play went unreported.  A pixel nearer the paper than the cloth is paper."""
+    from tablecam.reading.classifier import CardClassifier
+
+    image, geometry = _frame_from_fixture("unnamed-face-on-a-cloth-near-paper")
+    cloth = np.empty_like(image)
+    cloth[:] = image[0, 0]  # the cloth's colour, as the reader measured it before the deal
+    reader = TableReader(CardClassifier(), geometry=geometry)
+    reader.read(_frame(0.0, cloth))
+    # the paper as measured in that game (on another card than 5S, a shade lighter)
+    reader._paper = np.array([178, 197, 212], np.float32)
+    readings = [reader.read(_frame(1 + k / 30, image)) for k in range(3)]
+    b4, b5 = readings[-1].zones["B4"], readings[-1].zones["B5"]
+    assert (b4.state, b4.card) == ("face_up", Card.parse("5S"))
+    assert b5.state == "face_up"
