@@ -1407,6 +1407,18 @@ class Tracker:
             cards[-1] = card
             self._located_cache = None
             return [PileIdentified(t, pile, card)]
+        if (card is not None and cards and cards[-1] is None and not self.spit_expected
+                and not self._pending_spit and self._top_rank(pile) == card.rank
+                and card not in self._located()):
+            # A card of the rank of the unread top: nothing can be laid on a card of its
+            # own rank but a spit card, so this is the top named at last, a hand passing
+            # by or not (dev game 2069: A's KH, played unread from A3 with its rank
+            # sure, named on the left pile for a frame as B's hand went by to the right
+            # pile, was taken for a card turned and played from B5, and B's count was
+            # one short).
+            cards[-1] = card
+            self._located_cache = None
+            return [PileIdentified(t, pile, card)]
         if (card is not None and cards and cards[-1] is not None and zone is not None
                 and zone.read_at_last and zone.accepted_named == 0 and not self.spit_expected):
             # The unread top, known as the card a hand laid there, given another name only

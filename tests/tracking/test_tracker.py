@@ -24,7 +24,7 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call
-from tablecam.tracking import PileDoubted, Tracked, Tracker, Unsure
+from tablecam.tracking import PileDoubted, PileIdentified, Tracked, Tracker, Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
@@ -1067,3 +1067,29 @@ def test_a_card_moved_as_an_unread_card_lands_is_not_taken_for_it() -> None:
     assert plays == [("A", 1, "left"), ("B", 2, "right")]
     assert [(e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
         (c("10D"), 2, 1)]
+
+
+def test_a_card_of_the_unread_top_s_rank_named_after_a_hand_went_by_is_that_top() -> None:
+    # dev game 2069: A's KH, played unread from A3 with its rank sure, was named on the
+    # left pile for a frame as B's hand went by to the other pile; taken for a new card,
+    # it was reported as turned and played from B5, and B's count came out one short.
+    # Nothing but a spit card goes on a card of its own rank.
+    base = dict(BASE, B2="QS", right="JH")
+    tracker = Tracker(stable_frames=3)
+
+    def unread_queen(reading: SyntheticReading) -> SyntheticReading:
+        return unread(reading, "B2", ("QS", 0.5), ("QC", 0.45))
+
+    start_unread(tracker, base, unread_queen)
+    moving = dict(base, B2="covered", right="covered")
+    out = run(tracker, [(1.0 + i / 30, moving) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(moving, B2="down")) for i in range(4)])
+    for i in range(12):  # the queen on JH, unnamed
+        reading = frame(1.3 + i / 30, **dict(base, B2="down"))
+        out += tracker.update(unread(reading, "right", ("QS", 0.5), ("QC", 0.45)))
+    assert [(e.player, e.column, e.pile) for e in out if isinstance(e, Play)] == [("B", 2, "right")]
+    passing = dict(base, B2="down", right="covered")  # a hand goes by over the pile
+    later = run(tracker, [(2.0 + i / 30, passing) for i in range(3)])
+    later += run(tracker, [(2.1 + i / 30, dict(base, B2="down", right="QS")) for i in range(6)])
+    assert not [e for e in later if isinstance(e, (Play, Reveal, Spit, Unsure))]
+    assert [e.card for e in later if isinstance(e, PileIdentified)] == [c("QS")]
