@@ -1463,6 +1463,18 @@ class Tracker:
             return [Takeback(t, self.round, seat, gone, pile)]
         if card is not None and cards and cards[-1] == card:
             return []
+        top = cards[-1] if cards else None
+        if (card is not None and top is not None and not self.spit_expected
+                and not self._pending_spit and card.suit == top.suit
+                and {card.rank, top.rank} == {Rank.SIX, Rank.NINE}
+                and card not in self._located()):
+            # A 9 read upside down as a 6 (or a 6 as a 9), of the top's suit, seen
+            # nowhere before: the top misread, not a card laid on it (it would not fit;
+            # dev game 2068: 9H, just played, read as 6H for 1.6 s, was reported as a
+            # card turned and played from A5, then taken back and played again).
+            if zone is not None:
+                zone.accepted = ("face_up", top)
+            return []
         if card is not None:
             where, owner, place = self._where(card)
             if (where == "column" and not self.spit_expected and self._named_in_its_column(card)

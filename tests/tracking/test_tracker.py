@@ -1093,3 +1093,19 @@ def test_a_card_of_the_unread_top_s_rank_named_after_a_hand_went_by_is_that_top(
     later += run(tracker, [(2.1 + i / 30, dict(base, B2="down", right="QS")) for i in range(6)])
     assert not [e for e in later if isinstance(e, (Play, Reveal, Spit, Unsure))]
     assert [e.card for e in later if isinstance(e, PileIdentified)] == [c("QS")]
+
+
+def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
+    # dev game 2068: 9H, just played, was read as 6H for 1.6 s with no hand near it;
+    # taken for a card nobody had seen, it was reported as turned and played from a
+    # column with face-down cards, then taken back and 9H played a second time.
+    # A 6 does not go on a 9 of its own suit; the top was read upside down.
+    tracker = started()
+    out = lifted(tracker, "A2", "left", "down")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    # the hand goes back over the pile as it leaves, and the top is read as 6D
+    later = run(tracker, [(1.6 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(2)])
+    later += run(tracker, [(1.7 + i / 30, dict(BASE, A2="down", left="6D")) for i in range(48)])
+    later += run(tracker, [(3.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
+    assert not [e for e in later if isinstance(e, (Play, Reveal, Takeback, Unsure))]
