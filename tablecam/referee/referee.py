@@ -173,6 +173,10 @@ class Referee:
         #: in ``_unseen``: the same card back on that column was never gone (a card held
         #: face down over it, or a misread), and is no reveal.
         self._backed: dict[tuple[Seat, int], tuple[Card, Pile | None]] = {}
+        #: Face-down cards taken off a column when the camera showed it empty: its back
+        #: seen again (or a card turned there) proves them there after all, as nothing
+        #: lays a face-down card in an empty column.
+        self._emptied: dict[tuple[Seat, int], int] = {}
         #: Spit turns due and not yet seen (one after the deal, one per stall or spit
         #: press): each takes one card from every player who has spit cards.
         self._spit_due = 0
@@ -304,6 +308,7 @@ class Referee:
         self._played_from.clear()
         self._unseen.clear()
         self._backed.clear()
+        self._emptied.clear()
         self._misfits.clear()
         self._spat = {p: 0 for p in PILES}
         self._plays = {p: [] for p in PILES}
@@ -598,18 +603,18 @@ class Referee:
                         self._backed[(seat, i)] = (col.up, self._unseen[-1])
                     col.has_up, col.up = False, None
                     if state == "empty":
-                        for _ in range(col.down):
-                            self._left_unseen(None)  # turned and played unseen
-                        col.down = 0
+                        self._empty_column(seat, i, col)  # turned and played unseen
                     col.awaiting_reveal = col.down > 0
                     calls += self._after_change(t)
                     continue
                 if state == "empty" and not col.has_up and col.down > 0:
                     # Face-down cards we counted are not there (turned and played unseen,
                     # or our count was high): nobody waits for them to be turned.
-                    for _ in range(col.down):
-                        self._left_unseen(None)
-                    col.down, col.awaiting_reveal = 0, False
+                    self._empty_column(seat, i, col)
+                    col.awaiting_reveal = False
+                    calls += self._after_change(t)
+                    continue
+                if state == "face_down" and not col.has_up and col.down == 0 and self._restore_down(seat, i):
                     calls += self._after_change(t)
                     continue
                 if state != "face_up":
@@ -664,6 +669,30 @@ class Referee:
                 self.table.sides[seat].spit -= 1
                 self._spat[self.spit_pile[seat]] += 1
         self._spit_due = max(0, self._spit_due - 1)
+
+    def _empty_column(self, seat: Seat, column: int, col: Column) -> None:
+        """The camera shows ``col`` empty: its face-down cards left unseen (noted in
+        ``_emptied``, to be put back if its back shows again)."""
+        if col.down > 0:
+            self._emptied[(seat, column)] = self._emptied.get((seat, column), 0) + col.down
+        for _ in range(col.down):
+            self._left_unseen(None)
+        col.down = 0
+
+    def _restore_down(self, seat: Seat, column: int) -> bool:
+        """A column we took for empty shows its back again, or has a card turned on it:
+        the face-down cards ``_empty_column`` took off were there all along (dev game
+        2070: B3's two face-down cards read as an empty column for 0.2 s as B lifted 8H;
+        with them gone, B's count and the take of the pile B won were one out)."""
+        down = self._emptied.pop((seat, column), 0)
+        col = self.table.column(seat, column)
+        if down == 0 or col is None:
+            return False
+        for _ in range(down):
+            if None in self._unseen:
+                self._unseen.remove(None)
+        col.down, col.awaiting_reveal = down, not col.has_up
+        return True
 
     def _left_unseen(self, card: Card | None) -> None:
         """A tableau card went to the centre unseen: note the one pile it fitted, if any."""
@@ -768,6 +797,8 @@ class Referee:
             return self.identify(event.t, event.player, event.column, event.card)
         if event.card is None:
             self._unread_reveal[(event.player, event.column)] = event.t
+        if col is not None and not col.has_up and col.down == 0:
+            self._restore_down(event.player, event.column)
         if col is not None and col.has_up and col.down > 0:
             self._left_unseen(col.up)  # a new face over a top never seen leaving
         self.table.reveal(event.player, event.column, event.card)
@@ -783,6 +814,7 @@ class Referee:
                               f"Illegal move by {self._name(event.player)}: {reason}."))
         self.table.remove_top(event.player, event.from_column)
         self._unread_reveal.pop((event.player, event.from_column), None)
+        self._emptied.pop((event.player, event.to_column), None)  # it was empty
         self.table.put_on_column(event.player, event.to_column, event.card)
         return calls + self._after_change(event.t)
 

@@ -1103,3 +1103,25 @@ def test_a_card_read_on_the_other_pile_than_a_lone_spitter_keeps_to_and_gone_aga
     # A's spit card, when it shows, is the one spit turn of that press
     referee.observe(Spit(3.9, 1, {"left": c("KS")}))
     assert referee.table.sides["A"].spit == 1
+
+
+def test_a_column_read_empty_for_a_moment_keeps_its_face_down_cards() -> None:
+    # dev game 2070: as B lifted 8H, B3's two face-down cards were read as an empty
+    # column for 0.2 s; the referee took them for turned and played unseen, and when 6S
+    # was turned there B's count and the take of the pile B won were one out
+    up = ("face_up", None)
+    shown_a = [up, up, up, ("empty", None), ("empty", None)]
+    for back_seen in (True, False):
+        referee = round_in_play()
+        referee.observe(Play(3.0, 1, "B", c("7H"), "left", 3))  # column 3 had two face-down cards
+        assert referee.table.sides["B"].total == 6  # 5 in the tableau, 1 spit card
+        b_cols = [("face_up", c("7C")), ("face_up", c("7D"))]
+        referee.reconcile(3.2, {"A": shown_a, "B": [*b_cols, ("empty", None)]})
+        assert referee.table.sides["B"].total == 4
+        if back_seen:
+            referee.reconcile(3.5, {"A": shown_a, "B": [*b_cols, ("face_down", None)]})
+            assert referee.table.sides["B"].total == 6
+        referee.observe(Reveal(3.8, 1, "B", 3, c("6S")))
+        column = referee.table.column("B", 3)
+        assert column is not None and (column.down, column.up) == (1, c("6S"))
+        assert referee.table.sides["B"].total == 6
