@@ -540,12 +540,13 @@ class Referee:
         return self._after_change(t)
 
     def doubt_pile_top(self, pile: Pile, card: Card) -> None:
-        """A centre pile's top, believed to be ``card``, is not known after all (the
-        tracker took it from the reader's likely faces and a card that does not fit it
-        was laid on it): the card laid next is judged on an unknown top."""
+        """A card of a centre pile, believed to be ``card``, is not known after all (the
+        tracker took its top from the reader's likely faces and a card that does not fit
+        it was laid on it: the card laid next is judged on an unknown top; or the camera
+        shows ``card`` in a column, and centre cards never come back up)."""
         cards = self.table.piles[pile]
-        if cards and cards[-1] == card:
-            cards[-1] = None
+        if card in cards:
+            cards[len(cards) - 1 - cards[::-1].index(card)] = None
 
     def reconcile(self, t: float, columns: Mapping[Seat, Sequence[tuple[str, Card | None]]],
                   spit: Mapping[Seat, str] | None = None, unnamed: Collection[str] = (),

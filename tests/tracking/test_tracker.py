@@ -1109,3 +1109,20 @@ def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
     later += run(tracker, [(1.7 + i / 30, dict(BASE, A2="down", left="6D")) for i in range(48)])
     later += run(tracker, [(3.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
     assert not [e for e in later if isinstance(e, (Play, Reveal, Takeback, Unsure))]
+
+
+def test_a_card_under_a_pile_s_top_turned_up_in_a_column_was_misread_on_the_pile() -> None:
+    # dev game 2070: the spit card 2S was read as 2C; the real 2C, turned later in A4,
+    # was taken for the pile's, so its move to A5 and its play went unreported and the
+    # take of that pile was one short.  Centre cards never come back up.
+    base = dict(BASE, left="10C")  # the left spit card, misread: 10S
+    tracker = started(base)
+    out = lifted(tracker, "A2", "left", "down", base=base)
+    out += run(tracker, [(1.3 + i / 30, dict(base, A2="down", left="9D")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    later = run(tracker, [(1.6 + i / 30, dict(base, A2="10C", left="9D")) for i in range(6)])
+    assert [e.card for e in later if isinstance(e, PileDoubted)] == [c("10C")]
+    assert [(e.column, e.card) for e in later if isinstance(e, Reveal)] == [(2, c("10C"))]
+    later = lifted(tracker, "A2", "left", "empty", t=2.0, base=dict(base, left="9D"))
+    later += run(tracker, [(2.3 + i / 30, dict(base, A2="empty", left="10C")) for i in range(6)])
+    assert [(e.card, e.pile, e.column) for e in later if isinstance(e, Play)] == [(c("10C"), "left", 2)]
