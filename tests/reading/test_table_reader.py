@@ -1173,3 +1173,43 @@ def test_an_unnamed_face_on_a_cloth_a_little_off_the_paper_s_shade_is_a_card() -
     b4, b5 = readings[-1].zones["B4"], readings[-1].zones["B5"]
     assert (b4.state, b4.card) == ("face_up", Card.parse("5S"))
     assert b5.state == "face_up"
+
+
+def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool) -> list[Any]:
+    """The left pile shows 4H, read as it lies; a hand passes over the pile's zone (or,
+    with ``resting``, comes to rest over the card) and from then on the finder outlines
+    nothing there, as on dev game 2070's askew pile on a checked cloth.  The pile as
+    read in the frames after."""
+    from tablecam.reading import table_reader
+
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(IndexReader(sure=34))
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    top = Card.parse("4H")
+    pile = scene.image.copy()
+    paste(pile, plain_face(top), (cx, cy), 0.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", top)
+    passing = _hand(pile, np.array([cx + 20, cy + 30]))  # on its way to the other pile
+    after = _hand(pile, np.array([cx, cy])) if resting else pile
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [])
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
+    monkeypatch.setattr(table_reader, "_card_shaped", lambda *args, **kwargs: None)
+    for k in range(4):
+        reader.read(_frame(0.1 + k / 30, passing))
+    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+
+
+def test_a_pile_top_the_finder_loses_after_a_hand_went_by_is_still_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2070: KH read as covered for 5.6 s in plain view; "Spit!" waited for the press
+    seen = _pile_when_the_finder_fails(monkeypatch, resting=False)
+    assert seen[0].state == "covered"  # the frame the hand left: the zone changed
+    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("4H"))] * 11
+
+
+def test_a_pile_top_under_a_resting_hand_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _pile_when_the_finder_fails(monkeypatch, resting=True)
+    assert all(o.state == "covered" for o in seen)
