@@ -82,3 +82,15 @@ def test_the_hour_long_pipeline_bench_plays_a_recording_again_and_again_as_one(t
     assert sorted(looped.rss_at) == pytest.approx([0.0, 0.4, 0.8])
     assert all(mb > 0 for mb in looped.rss_at.values())
     looped.close()
+
+
+def test_the_hour_long_bench_measures_memory_growth_between_the_starts_of_games() -> None:
+    from tablecam.tracking.bench import memory_marks
+
+    # passes begin every 100 s; the run ends mid-game, with 10 MB more held than idle
+    rss_at = {100.0 * k: 150.0 + (20.0 if k else 0.0) + 0.001 * k for k in range(37)}
+    rss_at[3700.0] = rss_at[3600.0] + 10.0
+    first, ten, (last_t, last), growth = memory_marks(rss_at)
+    assert (first, ten, last_t) == pytest.approx((170.001, 170.006, 3600.0))
+    assert last == pytest.approx(170.036)
+    assert growth == pytest.approx(0.030 * 3600.0 / 3000.0)  # not the run end's 10 MB more
