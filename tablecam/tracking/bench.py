@@ -206,7 +206,7 @@ def memory_marks(rss_at: dict[float, float]) -> tuple[float, float, tuple[float,
     10 minutes on begins, as the last pass begins (its time too), and the growth per hour
     between those two.  Like is compared with like: each pass begins after the empty
     table's pause, while at the run's end the last game's cards and the reader's
-    memories of them are still held (about 10 MB more)."""
+    memories of them are still held (10 MB more in one run here, none in another)."""
     marks = sorted(rss_at.items())
     starts = marks[:-1] if len(marks) > 1 else marks
     first = starts[1][1] if len(starts) > 1 else starts[0][1]
