@@ -1397,6 +1397,19 @@ class Tracker:
             if back is not None:
                 self._unknown_hands.remove(back)  # put back where it was
                 return []
+            held = [(card, hand) for card, hand in self._in_hand.items()
+                    if hand.seat == seat and hand.column != column]
+            if len(held) == 1 and not any(u.seat == seat for u in self._unseen_left):
+                # Only a card from another of the player's columns goes into an empty one,
+                # and the one such card in a hand is this face the reader cannot name (dev
+                # game 2072: A's AD, named in A5, moved to A1 and read there unnamed; the
+                # move went unreported, A1 held back the "Spit!" as an unknown card that
+                # might still play, and AD's play was put on A5).
+                card, hand = held[0]
+                del self._in_hand[card]
+                self._zones[f"{seat}{column}"].accepted = ("face_up", card)
+                return [Move(t, self.round, seat, card, hand.column, column),
+                        *self._release_reveal(seat, hand.column)]
         return []
 
     def _release_reveal(self, seat: Seat, column: int) -> list[Tracked]:

@@ -1126,3 +1126,24 @@ def test_a_card_under_a_pile_s_top_turned_up_in_a_column_was_misread_on_the_pile
     later = lifted(tracker, "A2", "left", "empty", t=2.0, base=dict(base, left="9D"))
     later += run(tracker, [(2.3 + i / 30, dict(base, A2="empty", left="10C")) for i in range(6)])
     assert [(e.card, e.pile, e.column) for e in later if isinstance(e, Play)] == [(c("10C"), "left", 2)]
+
+
+def test_a_held_card_read_unnamed_in_an_empty_column_of_its_player_was_moved_there() -> None:
+    # dev game 2072: A's AD, named in A5, moved to the empty A1 and read there unnamed;
+    # the move went unreported, the unknown card in A1 held back the "Spit!", and AD's
+    # play 2.5 s later was put on A5
+    tracker = started()
+    out = lifted(tracker, "A1", "left", "empty")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(6)])
+    assert [(e.card, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), 1)]
+    table = dict(BASE, A1="empty", left="7C")
+    later = run(tracker, [(2.0 + i / 30, dict(table, A1="covered", A2="covered")) for i in range(3)])
+    later += run(tracker, [(2.1 + i / 30, dict(table, A1="covered", A2="down")) for i in range(3)])
+    for i in range(12):  # 9D in A1, unnamed
+        reading = frame(2.2 + i / 30, **dict(table, A2="down"))
+        later += tracker.update(unread(reading, "A1", ("6C", 0.4), ("6S", 0.35)))
+    assert [(e.card, e.from_column, e.to_column) for e in later if isinstance(e, Move)] == [(c("9D"), 2, 1)]
+    assert tracker.settled_columns()["A"][0] == ("face_up", c("9D"))
+    played = lifted(tracker, "A1", "right", "empty", t=3.0, base=dict(table, A1="9D", A2="down"))
+    played += run(tracker, [(3.3 + i / 30, dict(table, A1="empty", A2="down", right="9D")) for i in range(6)])
+    assert [(e.card, e.column) for e in played if isinstance(e, Play)] == [(c("9D"), 1)]  # not from A2
