@@ -1427,21 +1427,17 @@ class Tracker:
             spit = self._emit_spit(t)
             return spit + self._pile_arrival(t, pile, card, hidden)
         zone = self._zones.get(pile)
-        if (card is not None and cards and cards[-1] is None and zone is not None and zone.read_at_last
+        if (card is not None and cards and cards[-1] is None
+                and ((zone is not None and zone.read_at_last)
+                     or (not self.spit_expected and not self._pending_spit
+                         and self._top_rank(pile) == card.rank))
                 and card not in self._located()):
-            # The unread top, named at last with no hand over the pile since: no new card.
-            cards[-1] = card
-            self._located_cache = None
-            return [PileIdentified(t, pile, card)]
-        if (card is not None and cards and cards[-1] is None and not self.spit_expected
-                and not self._pending_spit and self._top_rank(pile) == card.rank
-                and card not in self._located()):
-            # A card of the rank of the unread top: nothing can be laid on a card of its
-            # own rank but a spit card, so this is the top named at last, a hand passing
-            # by or not (dev game 2069: A's KH, played unread from A3 with its rank
-            # sure, named on the left pile for a frame as B's hand went by to the right
-            # pile, was taken for a card turned and played from B5, and B's count was
-            # one short).
+            # The unread top named at last, no new card: with no hand over the pile since,
+            # or, a hand passing by or not, as a card of the rank the unread top is known
+            # by, since nothing but a spit card is laid on a card of its own rank (dev
+            # game 2069: A's KH, played unread from A3 with its rank sure, named on the
+            # left pile for a frame as B's hand went by to the right pile, was taken for a
+            # card turned and played from B5, and B's count was one short).
             cards[-1] = card
             self._located_cache = None
             return [PileIdentified(t, pile, card)]
