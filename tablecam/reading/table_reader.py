@@ -1096,16 +1096,21 @@ class TableReader:
 
     def _pile_as_named(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                        readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
-        """A pile read afresh as covered or empty, no card found, whose top it last named
-        looks now as it looked then (under ``PILE_UNCHANGED`` of that card's outline changed
-        since) still shows that card: a card laid on it or a hand over it would change
-        it.  A hand passing by the zone's margin has the pile read again, and the finder
-        can fail on a pile where it found the top as it landed (dev game 2070: KH on
-        cards laid askew, on a checked cloth, read as covered for 5.6 s; the "Spit!"
-        waited for the players' press three times)."""
+        """A pile read afresh as covered or empty with no card found, or as faces none of
+        which is named, whose top it last named looks now as it looked then (under
+        ``PILE_UNCHANGED`` of that card's outline changed since) still shows that card: a
+        card laid on it or a hand over it would change it.  A hand passing by the zone's
+        margin has the pile read again, and the finder can fail on a pile where it found
+        the top as it landed (dev game 2070: KH on cards laid askew, on a checked cloth,
+        read as covered for 5.6 s; the "Spit!" waited for the players' press three
+        times), or outline it otherwise, so that it reads unnamed (dev game 2040: 8H on
+        8D, named as it landed, read as an unnamed face for 2 s after an arm passed on
+        the gingham cloth, and the "Spit!" waited for the press)."""
         for zone, (observation, cards) in readings.items():
-            if (zone not in PILE_ZONES or observation.state not in ("covered", "empty") or cards
-                    or observation.under_hand):
+            unnamed = (observation.state == "face_up" and observation.card is None
+                       and all(c.card is None for c in cards))
+            if (zone not in PILE_ZONES or observation.under_hand
+                    or not (unnamed or (observation.state in ("covered", "empty") and not cards))):
                 continue
             memory = self._memory[zone]
             named, then, now = memory.named, memory.named_crop, memory.crop

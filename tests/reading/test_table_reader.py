@@ -1213,3 +1213,38 @@ def test_a_pile_top_the_finder_loses_after_a_hand_went_by_is_still_read(
 def test_a_pile_top_under_a_resting_hand_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _pile_when_the_finder_fails(monkeypatch, resting=True)
     assert all(o.state == "covered" for o in seen)
+
+
+def _pile_read_unnamed_after(laid: Card | None) -> list[Any]:
+    """The left pile shows 4H, named as it lies; a hand passes over the zone (laying
+    ``laid`` on the pile if given), and from then on the reader names no face, as dev
+    game 2040's 8H on 8D on a gingham cloth, outlined otherwise once an arm had passed.
+    The pile as read in the frames after."""
+    scene = spit_deal_scene(UP, seed=15)
+    classifier = IndexReader(sure=34)
+    reader = TableReader(classifier)
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    pile = scene.image.copy()
+    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    after = pile.copy()
+    if laid is not None:
+        paste(after, plain_face(laid), (cx + 3, cy + 2), 0.05, 75.6)
+    classifier.sure = -1.0  # every face read from now on is unnamed
+    for k in range(4):
+        reader.read(_frame(0.1 + k / 30, _hand(pile, np.array([cx + 20, cy + 30]))))
+    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+
+
+def test_a_pile_top_read_unnamed_after_a_hand_went_by_is_still_read() -> None:
+    # dev game 2040: 8H read as an unnamed face for 2 s in plain view; "Spit!" waited
+    seen = _pile_read_unnamed_after(None)
+    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("4H"))] * 11
+
+
+def test_a_card_laid_on_a_named_pile_top_is_not_that_top() -> None:
+    seen = _pile_read_unnamed_after(Card.parse("9S"))
+    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", None)] * 11
