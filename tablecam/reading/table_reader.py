@@ -956,15 +956,24 @@ class TableReader:
         laid since.  A card laid turned across the old top leaves the old top's sides
         showing beside and through it, and the old top's outline can be the best
         supported (dev game 2060: 5H laid turned on 4H, read as 4H until the next play,
-        0.7 s later)."""
+        0.7 s later).  The card-shaped region that changed since the pile named its top,
+        when there is one, is such an outline too: a court card laid on a court card
+        shows no four sides over the picture below, and the old top's outline, its
+        corners still showing beside the new card, can be the only one the finder fits
+        (dev game 2071: JH laid on QD, read as QD for 0.8 s)."""
         todo: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
         for zone, outlines in searched.items():
             named = self._memory[zone].named
             if named is None or readings[zone][0].card != named.card:
                 continue
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-            todo += self._changed_since_named(zone, image[y0:y1, x0:x1],
-                                              np.array([x0, y0], np.float32), outlines)
+            crop, offset = image[y0:y1, x0:x1], np.array([x0, y0], np.float32)
+            todo += self._changed_since_named(zone, crop, offset, outlines)
+            then = self._memory[zone].named_crop
+            laid = (None if then is None or then.shape != crop.shape
+                    else _laid_card(then, crop, geometry.card_width))
+            if laid is not None:
+                todo.append((zone, laid + offset))
         if not todo:
             return
         reads = self.classifier.read([warp_card(image, c) for _, c in todo])
@@ -1606,6 +1615,17 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
     the change is not card-shaped and card-sized.
     """
     return _card_shaped(_changed(before, after), card_width)
+
+
+def _laid_card(then: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8],
+               card_width: float) -> npt.NDArray[np.float32] | None:
+    """The outline of a card laid on a pile since ``then``, from what changed, like
+    ``_arrived_card``; thin bridges are cut first: over a longer time more of the
+    pile changes, and a changed strip beside the new card can join it (dev game 2071,
+    JH laid on QD: a strip along the cards below joined JH by a few pixels)."""
+    changed = _changed(then, now)
+    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    return _card_shaped(np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, bridge)), card_width)
 
 
 def _changed(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -1248,3 +1248,59 @@ def test_a_pile_top_read_unnamed_after_a_hand_went_by_is_still_read() -> None:
 def test_a_card_laid_on_a_named_pile_top_is_not_that_top() -> None:
     seen = _pile_read_unnamed_after(Card.parse("9S"))
     assert [(o.state, o.card) for o in seen[1:]] == [("face_up", None)] * 11
+
+
+def _court_face(card: Card, picture: tuple[int, int, int]) -> np.ndarray:
+    """``plain_face`` with a picture in the middle, clear of the index corners, as a
+    court card shows."""
+    face = plain_face(card)
+    cv2.rectangle(face, (37, 22), (63, 118), picture, -1)
+    return face
+
+
+def _card_laid_where_only_the_old_top_is_outlined(monkeypatch: pytest.MonkeyPatch,
+                                                 laid: bool) -> list[Any]:
+    """The left pile shows QD, named as it lies; a hand comes and goes (laying JH on QD,
+    turned a little and off its centre, when ``laid``), and the finders outline only
+    QD there from then on, as on dev game 2071, where JH laid on QD showed no four
+    sides over QD's picture and QD's index still showed beside it.  The pile as read
+    in the frames after the hand left."""
+    from tablecam.reading import finder, table_reader
+
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(IndexReader(sure=34))
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    pile = scene.image.copy()
+    paste(pile, _court_face(Card.parse("QD"), (40, 160, 220)), (cx, cy), 0.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("QD"))
+    assert reader.geometry is not None and still.corners is not None
+    x0, y0, _, _ = reader.geometry.zone_box("left", pile.shape, margin=0.4)
+    old_top = still.corners - np.array([x0, y0], np.float32)
+    after = pile.copy()
+    if laid:
+        paste(after, _court_face(Card.parse("JH"), (200, 90, 40)), (cx + 25, cy + 40), 0.1, 75.6)
+    hand = _hand(_hand(after, np.array([cx, cy - 35])), np.array([cx, cy + 35]))
+    for k in range(3):
+        reader.read(_frame(0.1 + k / 30, hand))
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
+        finder.FoundCard(old_top.copy(), 1.0, False, True)])
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
+    monkeypatch.setattr(table_reader, "_arrived_card", lambda *args, **kwargs: None)
+    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+
+
+def test_a_card_laid_where_only_the_old_top_is_outlined_is_read_from_what_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2071: JH laid on QD read as QD for 0.8 s; its play was reported 1.2 s late
+    seen = _card_laid_where_only_the_old_top_is_outlined(monkeypatch, laid=True)
+    assert seen[0].state == "covered"  # the frame the hand left: the zone changed
+    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("JH"))] * 11
+
+
+def test_a_pile_top_left_as_it_was_is_still_read_as_itself(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _card_laid_where_only_the_old_top_is_outlined(monkeypatch, laid=False)
+    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("QD"))] * 11
