@@ -1175,12 +1175,35 @@ def test_an_unnamed_face_on_a_cloth_a_little_off_the_paper_s_shade_is_a_card() -
     assert b5.state == "face_up"
 
 
+def _after_the_hand_left(seen: list[Any]) -> list[tuple[str, Card | None]]:
+    """The readings of ``seen`` after its first, the frame the hand left, which reads
+    covered (the zone changed since the frame before)."""
+    assert seen[0].state == "covered"
+    return [(o.state, o.card) for o in seen[1:]]
+
+
+def _left_pile_after(reader: TableReader, image: np.ndarray) -> list[Any]:
+    """The left pile as read in the twelve frames from 0.3 s on, the table as ``image``."""
+    return [reader.read(_frame(0.3 + k / 30, image)).zones["left"] for k in range(12)]
+
+
+def _finders_outline(monkeypatch: pytest.MonkeyPatch, outlines: list[np.ndarray],
+                     silent: str) -> None:
+    """From now on the live reader's finder outlines only ``outlines`` (in a zone's
+    crop), its pile-top finder nothing, and its function ``silent`` finds nothing."""
+    from tablecam.reading import finder, table_reader
+
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
+        finder.FoundCard(c.copy(), 1.0, False, True) for c in outlines])
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
+    monkeypatch.setattr(table_reader, silent, lambda *args, **kwargs: None)
+
+
 def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool) -> list[Any]:
     """The left pile shows 4H, read as it lies; a hand passes over the pile's zone (or,
     with ``resting``, comes to rest over the card) and from then on the finder outlines
     nothing there, as on dev game 2070's askew pile on a checked cloth.  The pile as
     read in the frames after."""
-    from tablecam.reading import table_reader
 
     scene = spit_deal_scene(UP, seed=15)
     reader = TableReader(IndexReader(sure=34))
@@ -1194,20 +1217,17 @@ def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool) 
     assert (still.state, still.card) == ("face_up", top)
     passing = _hand(pile, np.array([cx + 20, cy + 30]))  # on its way to the other pile
     after = _hand(pile, np.array([cx, cy])) if resting else pile
-    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [])
-    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
-    monkeypatch.setattr(table_reader, "_card_shaped", lambda *args, **kwargs: None)
+    _finders_outline(monkeypatch, [], "_card_shaped")
     for k in range(4):
         reader.read(_frame(0.1 + k / 30, passing))
-    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+    return _left_pile_after(reader, after)
 
 
 def test_a_pile_top_the_finder_loses_after_a_hand_went_by_is_still_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dev game 2070: KH read as covered for 5.6 s in plain view; "Spit!" waited for the press
     seen = _pile_when_the_finder_fails(monkeypatch, resting=False)
-    assert seen[0].state == "covered"  # the frame the hand left: the zone changed
-    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("4H"))] * 11
+    assert _after_the_hand_left(seen) == [("face_up", Card.parse("4H"))] * 11
 
 
 def test_a_pile_top_under_a_resting_hand_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1236,7 +1256,7 @@ def _pile_read_unnamed_after(laid: Card | None) -> list[Any]:
     classifier.sure = -1.0  # every face read from now on is unnamed
     for k in range(4):
         reader.read(_frame(0.1 + k / 30, _hand(pile, np.array([cx + 20, cy + 30]))))
-    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+    return _left_pile_after(reader, after)
 
 
 def test_a_pile_top_read_unnamed_after_a_hand_went_by_is_still_read() -> None:
@@ -1265,7 +1285,6 @@ def _card_laid_where_only_the_old_top_is_outlined(monkeypatch: pytest.MonkeyPatc
     QD there from then on, as on dev game 2071, where JH laid on QD showed no four
     sides over QD's picture and QD's index still showed beside it.  The pile as read
     in the frames after the hand left."""
-    from tablecam.reading import finder, table_reader
 
     scene = spit_deal_scene(UP, seed=15)
     reader = TableReader(IndexReader(sure=34))
@@ -1285,19 +1304,15 @@ def _card_laid_where_only_the_old_top_is_outlined(monkeypatch: pytest.MonkeyPatc
     hand = _hand(_hand(after, np.array([cx, cy - 35])), np.array([cx, cy + 35]))
     for k in range(3):
         reader.read(_frame(0.1 + k / 30, hand))
-    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [
-        finder.FoundCard(old_top.copy(), 1.0, False, True)])
-    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
-    monkeypatch.setattr(table_reader, "_arrived_card", lambda *args, **kwargs: None)
-    return [reader.read(_frame(0.3 + k / 30, after)).zones["left"] for k in range(12)]
+    _finders_outline(monkeypatch, [old_top], "_arrived_card")
+    return _left_pile_after(reader, after)
 
 
 def test_a_card_laid_where_only_the_old_top_is_outlined_is_read_from_what_changed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dev game 2071: JH laid on QD read as QD for 0.8 s; its play was reported 1.2 s late
     seen = _card_laid_where_only_the_old_top_is_outlined(monkeypatch, laid=True)
-    assert seen[0].state == "covered"  # the frame the hand left: the zone changed
-    assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("JH"))] * 11
+    assert _after_the_hand_left(seen) == [("face_up", Card.parse("JH"))] * 11
 
 
 def test_a_pile_top_left_as_it_was_is_still_read_as_itself(
