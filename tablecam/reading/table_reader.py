@@ -967,13 +967,9 @@ class TableReader:
             if named is None or readings[zone][0].card != named.card:
                 continue
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
-            crop, offset = image[y0:y1, x0:x1], np.array([x0, y0], np.float32)
-            todo += self._changed_since_named(zone, crop, offset, outlines)
-            then = self._memory[zone].named_crop
-            laid = (None if then is None or then.shape != crop.shape
-                    else _laid_card(then, crop, geometry.card_width))
-            if laid is not None:
-                todo.append((zone, laid + offset))
+            todo += self._changed_since_named(zone, image[y0:y1, x0:x1],
+                                              np.array([x0, y0], np.float32), outlines,
+                                              geometry.card_width)
         if not todo:
             return
         reads = self.classifier.read([warp_card(image, c) for _, c in todo])
@@ -999,16 +995,22 @@ class TableReader:
     def _changed_since_named(self, zone: ZoneId, crop: npt.NDArray[np.uint8],
                              offset: npt.NDArray[np.float32],
                              outlines: Sequence[npt.NDArray[np.float32]],
+                             card_width: float | None = None,
                              ) -> list[tuple[ZoneId, npt.NDArray[np.float32]]]:
         """Those of a pile's ``outlines`` (in image pixels; ``crop`` is the pile's crop
         now, at ``offset``) of which ``NEW_TOP_CHANGE`` or more changed since the pile
         last named its top.  (Not since it was last read bare: a still hand over it can
-        be read as a face.)"""
+        be read as a face.)  Given ``card_width``, the card-shaped region that changed
+        since then (``_laid_card``), if any, is one more."""
         then = self._memory[zone].named_crop
-        if not outlines or then is None or then.shape != crop.shape:
+        if (not outlines and card_width is None) or then is None or then.shape != crop.shape:
             return []
         changed = _changed(then, crop)
-        return [(zone, c) for c in outlines if _share_inside(changed, c - offset) >= NEW_TOP_CHANGE]
+        out = [(zone, c) for c in outlines if _share_inside(changed, c - offset) >= NEW_TOP_CHANGE]
+        laid = None if card_width is None else _laid_card(changed, card_width)
+        if laid is not None:
+            out.append((zone, laid + offset))
+        return out
 
     def _new_cards(self, image: npt.NDArray[np.uint8],
                    looks: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],
@@ -1617,13 +1619,12 @@ def _arrived_card(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8],
     return _card_shaped(_changed(before, after), card_width)
 
 
-def _laid_card(then: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8],
-               card_width: float) -> npt.NDArray[np.float32] | None:
-    """The outline of a card laid on a pile since ``then``, from what changed, like
-    ``_arrived_card``; thin bridges are cut first: over a longer time more of the
-    pile changes, and a changed strip beside the new card can join it (dev game 2071,
-    JH laid on QD: a strip along the cards below joined JH by a few pixels)."""
-    changed = _changed(then, now)
+def _laid_card(changed: npt.NDArray[np.uint8], card_width: float) -> npt.NDArray[np.float32] | None:
+    """The outline of a card laid on a pile, from what changed since it named its top
+    (``changed``, of ``_changed``), like ``_arrived_card``; thin bridges are cut first:
+    over a longer time more of the pile changes, and a changed strip beside the new card
+    can join it (dev game 2071, JH laid on QD: a strip along the cards below joined JH
+    by a few pixels)."""
     bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     return _card_shaped(np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, bridge)), card_width)
 
