@@ -721,9 +721,12 @@ class TableReader:
         showed before the hand came is no news (its corner still shows beside the new
         one), nor a card another zone shows; the rest must agree, each at
         ``UNDER_HAND_CONFIDENCE`` or more.  With ``hints``, one card they agree on at
-        ``UNDER_HAND_HINT`` or more is told on a ``covered`` reading.  The zone's memory
-        stays as it was: what it showed before the hand is what the next still frame is
-        compared with."""
+        ``UNDER_HAND_HINT`` or more is told on a ``covered`` reading; a face the reader
+        leaves unnamed but likes best as one card at ``UNDER_HAND_HINT`` or more counts
+        then too, as a doubt (dev game 2064: A's 6D, whose lower corner alone showed
+        under the hand, liked at 0.84 and 0.71 by the two frames before the hand left).
+        The zone's memory stays as it was: what it showed before the hand is what the
+        next still frame is compared with."""
         # per zone and card: the confidence it is named with (0: a doubt), and the
         # lowest and the highest of its looks
         names: dict[ZoneId, dict[Card, tuple[float, npt.NDArray[np.float32], _Read]]] = {}
@@ -731,20 +734,31 @@ class TableReader:
         for (zone, corners), r in zip(hidden, reads, strict=True):
             names.setdefault(zone, {})
             before = self._memory[zone].observation
-            if (r.kind != "face" or r.card is None or r.card in shown
-                    or (before is not None and r.card == before.card)):
+            card, confidence = r.card, float(r.confidence)
+            liked = tuple(getattr(r, "candidates", ()))
+            unnamed = card is None and hints and r.kind == "face" and bool(liked)
+            if unnamed:
+                card, likelihood = liked[0]
+                if likelihood < UNDER_HAND_HINT:
+                    continue
+                confidence = min(float(likelihood), UNDER_HAND_HINT)  # a doubt, never sure
+            if (r.kind != "face" or card is None or card in shown
+                    or (before is not None and card == before.card)):
                 continue
-            confidence = float(r.confidence)
-            low, high, top_corners, top = spread.get((zone, r.card), (confidence, confidence, corners, r))
+            low, high, top_corners, top = spread.get((zone, card), (confidence, confidence, corners, r))
             if confidence >= high:
                 high, top_corners, top = confidence, corners, r
-            spread[(zone, r.card)] = (min(low, confidence), high, top_corners, top)
-            if confidence < UNDER_HAND_CONFIDENCE:
-                names[zone][r.card] = (0.0, corners, r)  # a doubt all the same
+            spread[(zone, card)] = (min(low, confidence), high, top_corners, top)
+            if unnamed:
+                # (a doubt about another card, not about a sure name of this one)
+                names[zone].setdefault(card, (0.0, corners, r))
                 continue
-            best = names[zone].get(r.card)
+            if confidence < UNDER_HAND_CONFIDENCE:
+                names[zone][card] = (0.0, corners, r)  # a doubt all the same
+                continue
+            best = names[zone].get(card)
             if best is None or confidence > best[0]:
-                names[zone][r.card] = (confidence, corners, r)
+                names[zone][card] = (confidence, corners, r)
         out: dict[ZoneId, ZoneObservation] = {}
         for zone, found in names.items():
             if len(found) != 1:

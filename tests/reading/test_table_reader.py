@@ -27,6 +27,7 @@ class Read:
     card: Card | None
     confidence: float
     kind: str
+    candidates: tuple[tuple[Card, float], ...] = ()
 
 
 class TemplateReader:
@@ -664,6 +665,39 @@ def test_under_a_hand_one_card_named_less_than_surely_is_only_a_hint() -> None:
     assert out == {}
 
 
+def test_under_a_hand_a_card_liked_but_left_unnamed_is_a_hint_too() -> None:
+    """The corner a hand leaves showing is often read well enough to like one card best
+    but not to name it (dev game 2064: A's 6D, its lower corner alone in view, liked at
+    0.84 as the hand left; named 0.1 s later).  Liked at ``UNDER_HAND_HINT`` or more it
+    is told as a hint, never as a face however much it is liked; a look liking another
+    card as much, or a look at a named card another zone shows, gives none; without
+    hints, nothing."""
+    from tablecam.reading.table_reader import ZoneObservation, _ZoneMemory
+
+    reader = TableReader(TemplateReader())
+    old, new, other = Card.parse("10H"), Card.parse("6D"), Card.parse("5D")
+    reader._memory["right"] = _ZoneMemory(observation=ZoneObservation("face_up", old, 1.0, None))
+    quad = np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float32)
+
+    def liked(card: Card, p: float) -> Read:
+        return Read(None, p, "face", ((card, p), (other if card != other else new, 1 - p)))
+
+    def seen(*reads: Read, hints: bool = True) -> tuple[str, Card | None] | None:
+        out = reader._named_under_hand([("right", quad)] * len(reads), reads, set(), hints=hints)
+        return (out["right"].state, out["right"].card) if "right" in out else None
+
+    assert seen(liked(new, 0.84), Read(None, 0.9, "none")) == ("covered", new)
+    assert seen(liked(new, 0.84), liked(new, 0.88)) == ("covered", new)
+    assert seen(liked(new, 0.99)) == ("covered", new)
+    assert seen(liked(new, 0.71)) is None
+    assert seen(liked(new, 0.84), liked(other, 0.84)) is None
+    assert seen(liked(new, 0.84), Read(other, 0.9, "face")) is None
+    assert seen(liked(new, 0.84), hints=False) is None
+    # a sure name stands beside an unnamed look liking the same card, either first
+    assert seen(Read(new, 0.99, "face"), liked(new, 0.84)) == ("face_up", new)
+    assert seen(liked(new, 0.84), Read(new, 0.99, "face")) == ("face_up", new)
+
+
 def _vignetted(image: np.ndarray, strength: float) -> np.ndarray:
     """``image`` darkened towards its corners, as a lens and a lamp above the centre do."""
     h, w = image.shape[:2]
@@ -1233,6 +1267,7 @@ def test_a_pile_top_the_finder_loses_after_a_hand_went_by_is_still_read(
 def test_a_pile_top_under_a_resting_hand_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _pile_when_the_finder_fails(monkeypatch, resting=True)
     assert all(o.state == "covered" for o in seen)
+
 
 
 def _pile_read_unnamed_after(laid: Card | None) -> list[Any]:
