@@ -1130,7 +1130,16 @@ class TableReader:
         read as covered for 5.6 s; the "Spit!" waited for the players' press three
         times), or outline it otherwise, so that it reads unnamed (dev game 2040: 8H on
         8D, named as it landed, read as an unnamed face for 2 s after an arm passed on
-        the gingham cloth, and the "Spit!" waited for the press)."""
+        the gingham cloth, and the "Spit!" waited for the press).  When that outline did
+        change, and no arm reaching in from outside the zone's crop lies over it, it is
+        read again: a card laid squarely on a neat pile lies where the top lay, and the
+        card the reader names surely there, when an index corner of that outline by
+        itself names it too (``_a_corner_names``) and no other zone shows it, is the
+        pile's new top (dev game 2040: AH laid on 2H, pale gingham all round, outlined by
+        no finder and read as covered for 1.7 s; through 2H's outline the second opinion
+        reads AH at 0.99, and 0.2 s after the hand left its top-left corner alone names
+        it)."""
+        todo: list[tuple[ZoneId, ZoneObservation]] = []
         for zone, (observation, cards) in readings.items():
             unnamed = (observation.state == "face_up" and observation.card is None
                        and all(c.card is None for c in cards))
@@ -1143,11 +1152,32 @@ class TableReader:
                 continue
             x0, y0, _x1, _y1 = geometry.zone_box(zone, image.shape, margin=0.4)
             outline = named.corners - np.array([x0, y0], np.float32)
-            if _share_inside(_changed(then, now), outline) < PILE_UNCHANGED:
+            changed = _changed(then, now)
+            if _share_inside(changed, outline) < PILE_UNCHANGED:
                 assert named.card is not None
                 seen = SeenCard(named.corners, named.card, named.confidence, True, zone, False,
                                 named.candidates)
                 readings[zone] = (named, [seen])
+                continue
+            labels, reaching = _reaching_in(changed)
+            if _share_inside(np.isin(labels, reaching).astype(np.uint8), outline) <= GLIMPSE_REACH:
+                todo.append((zone, named))  # (no hand over it)
+        if not todo:
+            return
+        views = [warp_card(image, named.corners) for _, named in todo]
+        reads = list(self.classifier.read(views))
+        if self._piles_second is not None:
+            self._piles_second.ask_second(views, reads)  # type: ignore[attr-defined]
+        shown = self._shown(readings)
+        for (zone, named), r in zip(todo, reads, strict=True):
+            if (r.kind != "face" or r.card is None or r.card == named.card or r.card in shown
+                    or not self._a_corner_names(image, named.corners, r.card)):
+                continue
+            candidates = tuple(getattr(r, "candidates", ()))
+            seen = SeenCard(named.corners, r.card, float(r.confidence), True, zone, False,
+                            candidates)
+            readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence),
+                                              named.corners, candidates), [seen])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
@@ -1544,17 +1574,24 @@ def _tops_in(image: npt.NDArray[np.uint8], geometry: TableGeometry,
                       aside=aside)
 
 
-def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],
-               ) -> tuple[float, npt.NDArray[np.int32]]:
-    """The share of a crop's ``inner`` part (a zone) whose change (``_changed``) belongs
-    to a region reaching the crop's border (an arm reaching in), and the change's region
-    labels there."""
+def _reaching_in(changed: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int32], list[int]]:
+    """The region labels of a crop's change (``_changed``), and those of the regions
+    reaching the crop's border (an arm reaching in)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
     height, width = changed.shape
     reaching = [i for i in range(1, count)
                 if stats[i, 0] == 0 or stats[i, 1] == 0
                 or stats[i, 0] + stats[i, 2] >= width or stats[i, 1] + stats[i, 3] >= height]
-    core = np.asarray(labels[inner], np.int32)
+    return np.asarray(labels, np.int32), reaching
+
+
+def _under_arm(changed: npt.NDArray[np.uint8], inner: tuple[slice, slice],
+               ) -> tuple[float, npt.NDArray[np.int32]]:
+    """The share of a crop's ``inner`` part (a zone) whose change (``_changed``) belongs
+    to a region reaching the crop's border (an arm reaching in), and the change's region
+    labels there."""
+    labels, reaching = _reaching_in(changed)
+    core = labels[inner]
     if core.size == 0:
         return 0.0, core
     return float(np.isin(core, reaching).mean()), core

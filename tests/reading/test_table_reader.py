@@ -1233,14 +1233,28 @@ def _finders_outline(monkeypatch: pytest.MonkeyPatch, outlines: list[np.ndarray]
     monkeypatch.setattr(table_reader, silent, lambda *args, **kwargs: None)
 
 
-def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool) -> list[Any]:
+class MixingReader(IndexReader):
+    """``IndexReader``, except that a whole card it names 9S is named 9H, as the network
+    pooling two cards' corners can name a card on neither; a corner read by itself (a
+    view that is its own copy turned round, ``lone_corners``) is named as it shows."""
+
+    def read(self, cards: Sequence[np.ndarray]) -> list[Read]:
+        reads = super().read(cards)
+        return [Read(Card.parse("9H"), r.confidence, r.kind)
+                if r.card == Card.parse("9S") and not np.array_equal(v, np.rot90(v, 2)) else r
+                for v, r in zip(cards, reads, strict=True)]
+
+
+def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool,
+                                laid: Card | None = None, mixing: bool = False) -> list[Any]:
     """The left pile shows 4H, read as it lies; a hand passes over the pile's zone (or,
-    with ``resting``, comes to rest over the card) and from then on the finder outlines
-    nothing there, as on dev game 2070's askew pile on a checked cloth.  The pile as
-    read in the frames after."""
+    with ``resting``, comes to rest over the card; with ``laid``, lays that card squarely
+    on it; with ``mixing``, the reader is a ``MixingReader``) and from then on the finder
+    outlines nothing there, as on dev game 2070's askew pile on a checked cloth.  The
+    pile as read in the frames after."""
 
     scene = spit_deal_scene(UP, seed=15)
-    reader = TableReader(IndexReader(sure=34))
+    reader = TableReader(MixingReader(sure=34) if mixing else IndexReader(sure=34))
     rect = LAYOUT["left"]
     cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
     top = Card.parse("4H")
@@ -1250,7 +1264,9 @@ def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool) 
         still = reader.read(_frame(k / 30, pile)).zones["left"]
     assert (still.state, still.card) == ("face_up", top)
     passing = _hand(pile, np.array([cx + 20, cy + 30]))  # on its way to the other pile
-    after = _hand(pile, np.array([cx, cy])) if resting else pile
+    after = _hand(pile, np.array([cx, cy])) if resting else pile.copy()
+    if laid is not None:
+        paste(after, plain_face(laid), (cx + 1, cy + 1), 0.02, 75.6)
     _finders_outline(monkeypatch, [], "_card_shaped")
     for k in range(4):
         reader.read(_frame(0.1 + k / 30, passing))
@@ -1268,6 +1284,22 @@ def test_a_pile_top_under_a_resting_hand_is_not_kept(monkeypatch: pytest.MonkeyP
     seen = _pile_when_the_finder_fails(monkeypatch, resting=True)
     assert all(o.state == "covered" for o in seen)
 
+
+def test_a_card_laid_squarely_on_a_pile_no_finder_outlines_is_read_through_the_old_top(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dev game 2040: AH laid on 2H on pale gingham, outlined by no finder, read as
+    # covered for 1.7 s; through 2H's outline it reads AH
+    seen = _pile_when_the_finder_fails(monkeypatch, resting=False, laid=Card.parse("9S"))
+    assert _after_the_hand_left(seen) == [("face_up", Card.parse("9S"))] * 11
+
+
+def test_a_pile_top_read_through_the_old_top_must_be_named_by_one_of_its_corners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # through 4H's outline 9S is named 9H (as dev game 2067's pooled QD, on neither
+    # corner); no corner by itself names 9H, so it is not the new top
+    seen = _pile_when_the_finder_fails(monkeypatch, resting=False, laid=Card.parse("9S"),
+                                       mixing=True)
+    assert all(o.card != Card.parse("9H") for o in seen)
 
 
 def _pile_read_unnamed_after(laid: Card | None) -> list[Any]:
