@@ -1139,7 +1139,8 @@ class TableReader:
         no finder and read as covered for 1.7 s; through 2H's outline the second opinion
         reads AH at 0.99, and 0.2 s after the hand left its top-left corner alone names
         it)."""
-        todo: list[tuple[ZoneId, ZoneObservation]] = []
+        # the piles to read again through their named top's outline: that top, that outline
+        todo: list[tuple[ZoneId, Card | None, npt.NDArray[np.float32]]] = []
         for zone, (observation, cards) in readings.items():
             unnamed = (observation.state == "face_up" and observation.card is None
                        and all(c.card is None for c in cards))
@@ -1161,23 +1162,22 @@ class TableReader:
                 continue
             labels, reaching = _reaching_in(changed)
             if _share_inside(np.isin(labels, reaching).astype(np.uint8), outline) <= GLIMPSE_REACH:
-                todo.append((zone, named))  # (no hand over it)
+                todo.append((zone, named.card, named.corners))  # (no hand over it)
         if not todo:
             return
-        views = [warp_card(image, named.corners) for _, named in todo]
+        views = [warp_card(image, corners) for _, _, corners in todo]
         reads = list(self.classifier.read(views))
         if self._piles_second is not None:
             self._piles_second.ask_second(views, reads)  # type: ignore[attr-defined]
         shown = self._shown(readings)
-        for (zone, named), r in zip(todo, reads, strict=True):
-            if (r.kind != "face" or r.card is None or r.card == named.card or r.card in shown
-                    or not self._a_corner_names(image, named.corners, r.card)):
+        for (zone, old, corners), r in zip(todo, reads, strict=True):
+            if (r.kind != "face" or r.card is None or r.card == old or r.card in shown
+                    or not self._a_corner_names(image, corners, r.card)):
                 continue
             candidates = tuple(getattr(r, "candidates", ()))
-            seen = SeenCard(named.corners, r.card, float(r.confidence), True, zone, False,
-                            candidates)
-            readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence),
-                                              named.corners, candidates), [seen])
+            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False, candidates)
+            readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence), corners,
+                                              candidates), [seen])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
