@@ -741,7 +741,7 @@ class TableReader:
                 card, likelihood = liked[0]
                 if likelihood < UNDER_HAND_HINT:
                     continue
-                confidence = min(float(likelihood), UNDER_HAND_HINT)  # a doubt, never sure
+                confidence = float(likelihood)  # (counted as a doubt below, never sure)
             if (r.kind != "face" or card is None or card in shown
                     or (before is not None and card == before.card)):
                 continue
@@ -1130,15 +1130,8 @@ class TableReader:
         read as covered for 5.6 s; the "Spit!" waited for the players' press three
         times), or outline it otherwise, so that it reads unnamed (dev game 2040: 8H on
         8D, named as it landed, read as an unnamed face for 2 s after an arm passed on
-        the gingham cloth, and the "Spit!" waited for the press).  When that outline did
-        change, and no arm reaching in from outside the zone's crop lies over it, it is
-        read again: a card laid squarely on a neat pile lies where the top lay, and the
-        card the reader names surely there, when an index corner of that outline by
-        itself names it too (``_a_corner_names``) and no other zone shows it, is the
-        pile's new top (dev game 2040: AH laid on 2H, pale gingham all round, outlined by
-        no finder and read as covered for 1.7 s; through 2H's outline the second opinion
-        reads AH at 0.99, and 0.2 s after the hand left its top-left corner alone names
-        it)."""
+        the gingham cloth, and the "Spit!" waited for the press).  Where that outline did
+        change, with no arm over it, a new top may lie there (``_new_top_where_named``)."""
         # the piles to read again through their named top's outline: that top, that outline
         todo: list[tuple[ZoneId, Card | None, npt.NDArray[np.float32]]] = []
         for zone, (observation, cards) in readings.items():
@@ -1163,8 +1156,22 @@ class TableReader:
             labels, reaching = _reaching_in(changed)
             if _share_inside(np.isin(labels, reaching).astype(np.uint8), outline) <= GLIMPSE_REACH:
                 todo.append((zone, named.card, named.corners))  # (no hand over it)
-        if not todo:
-            return
+        if todo:
+            self._new_top_where_named(image, readings, todo)
+
+    def _new_top_where_named(self, image: npt.NDArray[np.uint8],
+                             readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
+                             todo: Sequence[tuple[ZoneId, Card | None, npt.NDArray[np.float32]]],
+                             ) -> None:
+        """Piles the finder read as covered, empty or unnamed whose named top's outline
+        changed, with no arm reaching in from outside the crop over it (``todo``: the
+        pile, that top, its outline), read again through that outline: a card laid
+        squarely on a neat pile lies where the top lay.  The card the reader names surely
+        there is the pile's new top when it is not the old one, an index corner of the
+        outline by itself names it too (``_a_corner_names``) and no other zone shows it
+        (dev game 2040: AH laid on 2H, pale gingham all round, outlined by no finder and
+        read as covered for 1.7 s; through 2H's outline the second opinion reads AH at
+        0.99, and 0.2 s after the hand left its top-left corner alone names it)."""
         views = [warp_card(image, corners) for _, _, corners in todo]
         reads = list(self.classifier.read(views))
         if self._piles_second is not None:
