@@ -79,8 +79,15 @@ PAPER_FROM: Final = 0.99
 THUMB_PER_CARD: Final = 16
 #: The centre piles, where cards land offset and turned over each other.
 PILE_ZONES: Final = frozenset({"left", "right"})
-#: While a new deal is awaited with the old geometry in use, look for it every n frames.
+#: While a new deal is awaited with the old geometry in use, look for it every n frames;
+#: once it has been awaited ``RELOCATE_PATIENCE_S`` (the deal is long done, or lies where
+#: the finder cannot see it as a deal), every ``RELOCATE_SLOW_EVERY`` frames only.  On a
+#: cloth whose pattern the finder outlines no deal may ever be seen, and the zones in use
+#: serve the round: dev game 2040 (gingham) searched every fifth frame from one deal to
+#: the next, 58 % of its reading time.
 RELOCATE_EVERY: Final = 5
+RELOCATE_PATIENCE_S: Final = 10.0
+RELOCATE_SLOW_EVERY: Final = 30
 #: Seconds a dealt layout that does not fit two rows of five columns is refused, while
 #: the table has no zones yet, before the best-fitting one is taken anyway: a deck whose
 #: backs the reader takes for faces, or a sloppy deal, must not leave the table without
@@ -334,6 +341,8 @@ class TableReader:
         self._other_misfit: tuple[float, TableGeometry] | None = None
         # while a layout that did not fit is in use: until when a fitting one is sought
         self._provisional_until: float | None = None
+        # since when a new deal is awaited with the old geometry in use (``relocate``)
+        self._relocating_since: float | None = None
         # while there are no zones: the cards of the last thorough search, and the
         # cards each of the recent ones found, with when (``RECENT_CARDS_S``)
         self._blind_cards: list[SeenCard] = []
@@ -342,6 +351,14 @@ class TableReader:
         # many searches it has made since (``OTHER_LOOKS_AFTER_S``)
         self._blind_since: float | None = None
         self._searches = 0
+
+    def _relocate_every(self, t: float) -> int:
+        """Every how many frames a new deal is looked for while the old geometry is in
+        use (``RELOCATE_EVERY``, then ``RELOCATE_SLOW_EVERY``)."""
+        since = self._relocating_since
+        if since is not None and t - since >= RELOCATE_PATIENCE_S:
+            return RELOCATE_SLOW_EVERY
+        return RELOCATE_EVERY
 
     def _use_geometry(self, geometry: TableGeometry) -> None:
         self.geometry = _keep_seen_spit(self.geometry, geometry)
@@ -361,6 +378,7 @@ class TableReader:
         The current geometry stays in use until a full deal is seen.
         """
         self._relocating = True
+        self._relocating_since = None  # (stamped by the next frame read)
         self._misfit = self._other_misfit = None
         self._misfit_steady = None
         self._provisional_until = None
@@ -482,7 +500,10 @@ class TableReader:
         image = frame.image
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
-        if self._relocating and (self.geometry is None or self._frames % RELOCATE_EVERY == 0):
+        if self._relocating and self._relocating_since is None:
+            self._relocating_since = frame.t
+        if self._relocating and (self.geometry is None
+                                 or self._frames % self._relocate_every(frame.t) == 0):
             # a Spit table fills much of the view: cards are at least 1/28 of its short
             # side.  A fresh deal on a plain table is seen by the quick finder; anything
             # else on the table (the mat's markers too) makes it give up, and then the
@@ -531,7 +552,7 @@ class TableReader:
                     # no fitting layout came: take the best-fitting one seen (the last),
                     # and go on looking for a fitting one for a while
                     self._use_geometry(due)
-                    self._relocating = True
+                    self._relocating, self._relocating_since = True, frame.t
                     self._provisional_until = frame.t + MISFIT_LOOK_ON_S
                 elif self.geometry is None:
                     self._frames += 1

@@ -163,6 +163,43 @@ def test_a_new_deal_moves_the_zones_after_relocate() -> None:
     assert reading.zones["A1"].card == UP[0]
 
 
+def test_a_new_deal_long_unseen_is_looked_for_less_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``relocate`` the thorough search runs every ``RELOCATE_EVERY`` frames while
+    the zones in use stay; once no deal has been seen for ``RELOCATE_PATIENCE_S``, every
+    ``RELOCATE_SLOW_EVERY`` frames only (dev game 2040: on its gingham no later deal was
+    ever seen, and the search every fifth frame took 58 % of the reading time).  A deal
+    seen then is still taken."""
+    from tablecam.reading import table_reader
+
+    first = spit_deal_scene(UP, seed=16)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, first.image))
+    assert reader.geometry is not None
+    searches: list[float] = []
+    search = reader._search
+
+    def counted(t: float, image: np.ndarray, smallest: float) -> Any:
+        searches.append(t)
+        return [], False  # the cloth's pattern: never a deal
+
+    monkeypatch.setattr(reader, "_search", counted)
+    monkeypatch.setattr(table_reader, "find_cards_quick", lambda *args, **kwargs: None)
+    reader.relocate()
+    for k in range(30 * 14):  # 14 s at 30 frames a second
+        reader.read(_frame(1.0 + k / 30, first.image))
+    assert len([t for t in searches if t < 3.0]) == 12  # every fifth frame at first
+    assert 3 <= len([t for t in searches if 12.0 <= t < 15.0]) <= 4  # about once a second
+    assert reader._relocating
+    # a deal seen at last is taken
+    monkeypatch.setattr(reader, "_search", search)
+    moved = np.roll(first.image, (30, 60), axis=(0, 1))
+    old_a1 = reader.geometry.zones["A1"].mean(axis=0)
+    for k in range(31):
+        reader.read(_frame(15.0 + k / 30, moved))
+    assert not reader._relocating
+    assert np.allclose(reader.geometry.zones["A1"].mean(axis=0) - old_a1, (60, 30), atol=6)
+
+
 def test_the_mat_gives_the_zones_without_a_deal() -> None:
     from tablecam.geometry.mat import find_mat, render_mat
 
