@@ -439,7 +439,7 @@ class Tracker:
                 continue
             busy = unsettled = moving = True
             needed = self.stable_frames * (3 if unreadable and not self._awaited(name) else 1)
-            if named and self._held_fit(name, value[1], changes, lifting=True):
+            if value[1] is not None and self._held_fit(name, value[1], changes, lifting=bool(named)):
                 needed = 1
             careful = False
             if (value[0] == "empty" and name in PILES and self._phase == "playing"
@@ -993,8 +993,10 @@ class Tracker:
     def _held_fit(self, name: str, card: Card | None,
                   changes: Sequence[tuple[str, ZoneValue, ZoneValue]] = (), lifting: bool = False) -> bool:
         """Is ``card`` one in a hand that fits the top of pile ``name``?  The reader naming
-        it there once is then enough: that saves a frame on every such play, and the
-        other player's hand is often over the pile the frame after.  Not for a card whose
+        it there once, or liking it best of the cards that can lie there without naming
+        it, is then enough: that saves a frame on every such play, and the other player's
+        hand is often over the pile the frame after (dev game 2072: B's 9H, liked at 0.78
+        the frame the hand left, was reported a frame later).  Not for a card whose
         column's change is still being voted on: taken that early, heavy misreads
         (synthetic games at 8 %) made 3 false stalls more, and a synthetic game logged a
         move after its round had ended.  But a card whose column's change was decided in

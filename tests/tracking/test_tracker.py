@@ -282,6 +282,19 @@ def test_a_held_card_named_once_on_the_pile_it_fits_is_played_at_once() -> None:
     assert [e for e in out if not isinstance(e, Unsure)] == [Play(1.3, 1, "A", c("7C"), "left", 1)]
 
 
+def test_a_held_card_liked_once_on_the_pile_it_fits_is_played_at_once() -> None:
+    """As a named one: 7C, in A's hand and fitting 8H, read on the left pile in one frame
+    only, unnamed but liked best among the cards that can lie there (dev game 2072: B's
+    9H liked at 0.78 the frame the hand left, reported a frame later)."""
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A1="empty")) for i in range(4)])
+    out += tracker.update(unread(frame(1.3, **dict(BASE, A1="empty")), "left",
+                                 ("7C", 0.78), ("7S", 0.2)))
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="covered")) for i in range(1, 10)])
+    assert [e for e in out if not isinstance(e, Unsure)] == [Play(1.3, 1, "A", c("7C"), "left", 1)]
+
+
 def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
     """One frame naming a card nobody holds (9D still lies in A's column 2) is a misread."""
     tracker = started()
