@@ -352,6 +352,13 @@ class TableReader:
         self._blind_since: float | None = None
         self._searches = 0
 
+    def _ask_second_about_piles(self, views: Sequence[npt.NDArray[np.uint8]],
+                                reads: list[_Read]) -> None:
+        """The classifier's second opinion, if it has one, on ``reads`` of centre pile
+        tops (in place; ``CardClassifier.ask_second``)."""
+        if self._piles_second is not None:
+            self._piles_second.ask_second(views, reads)  # type: ignore[attr-defined]
+
     def _relocate_every(self, t: float) -> int:
         """Every how many frames a new deal is looked for while the old geometry is in
         use (``RELOCATE_EVERY``, then ``RELOCATE_SLOW_EVERY``)."""
@@ -926,14 +933,13 @@ class TableReader:
         flat = [f for zone in zones for f in found_by_zone[zone]]
         views = [warp_card(image, f.corners) for f in flat]
         reads = list(self.classifier.read(views)) if flat else []
-        if self._piles_second is not None:
-            zone_of = [zone for zone in zones for _ in found_by_zone[zone]]
-            on_piles = [i for i, zone in enumerate(zone_of) if zone in PILE_ZONES]
-            if on_piles:
-                asked = [reads[i] for i in on_piles]
-                self._piles_second.ask_second([views[i] for i in on_piles], asked)  # type: ignore[attr-defined]
-                for i, read in zip(on_piles, asked, strict=True):
-                    reads[i] = read
+        zone_of = [zone for zone in zones for _ in found_by_zone[zone]]
+        on_piles = [i for i, zone in enumerate(zone_of) if zone in PILE_ZONES]
+        if on_piles and self._piles_second is not None:
+            asked = [reads[i] for i in on_piles]
+            self._ask_second_about_piles([views[i] for i in on_piles], asked)
+            for i, read in zip(on_piles, asked, strict=True):
+                reads[i] = read
         result: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]] = {}
         k = 0
         for zone in zones:
@@ -1195,8 +1201,7 @@ class TableReader:
         0.99, and 0.2 s after the hand left its top-left corner alone names it)."""
         views = [warp_card(image, corners) for _, _, corners in todo]
         reads = list(self.classifier.read(views))
-        if self._piles_second is not None:
-            self._piles_second.ask_second(views, reads)  # type: ignore[attr-defined]
+        self._ask_second_about_piles(views, reads)
         shown = self._shown(readings)
         for (zone, old, corners), r in zip(todo, reads, strict=True):
             if (r.kind != "face" or r.card is None or r.card == old or r.card in shown
