@@ -653,11 +653,13 @@ class TableReader:
         frame only.  While an arm is over the zone, the new top's
         visible corner may still name it (``_under_hand``): that frame's reading only.
         Anything else (a hand, a card still held) stays ``covered`` and leaves the zone's
-        memory alone."""
+        memory alone; a pile that changed with no arm over it and is named by none of
+        these looks is read as a still one (``_read_as_still``)."""
         looks: list[tuple[ZoneId, npt.NDArray[np.float32], npt.NDArray[np.uint8]]] = []
         hidden: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []  # outlines under a hand
         # other outlines of a pile's top, where the pile changed since it named its top
         others: list[tuple[ZoneId, npt.NDArray[np.float32]]] = []
+        clear: list[ZoneId] = []  # piles that changed with no arm over them
         for zone in zones:
             before = self._memory[zone].crop
             x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=0.4)
@@ -694,16 +696,17 @@ class TableReader:
                 continue
             if (core > 0).mean() < GLIMPSE_CHANGE:
                 continue  # the same top: nothing to read
+            clear.append(zone)
             tops = _zone_tops(crop, offset, geometry, zone)
             if tops:
                 looks.append((zone, tops[0], crop))
                 others += self._changed_since_named(zone, crop, offset, tops[1:])
-        if not looks and not hidden:
-            return {}
-        reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks]
-                                     + [warp_card(image, corners) for _, corners in hidden])
         # every card is unique: one another zone shows in this frame is not here
         shown = {o.card for z, o in now.items() if z not in zones and o.card is not None}
+        if not looks and not hidden:
+            return self._read_as_still(image, geometry, clear, {}, shown)
+        reads = self.classifier.read([warp_card(image, corners) for _, corners, _ in looks]
+                                     + [warp_card(image, corners) for _, corners in hidden])
         out = self._named_under_hand(hidden, reads[len(looks):], shown, hints=True)
         # the piles whose top's outline shows the top they last named: the other outlines
         old_tops = {zone for (zone, _, _), r in zip(looks, reads, strict=False)
@@ -740,6 +743,34 @@ class TableReader:
             memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
                                      False, candidates)]
             memory.confirm_at = None
+        return self._read_as_still(image, geometry, clear, out, shown)
+
+    def _read_as_still(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                       zones: list[ZoneId], out: dict[ZoneId, ZoneObservation],
+                       shown: set[Card]) -> dict[ZoneId, ZoneObservation]:
+        """``out``, with the piles of ``zones`` (changed, with no arm over them) that a
+        quick look did not name read as a still pile is (``_read_zones``, with its
+        finder and its second looks), when that names a new card there: the hand that
+        laid it has just gone, and the zone still differs from the frame before (dev
+        game 2040, pale gingham: 2C and 3C, whose four-sided outlines read as backs,
+        and 2S, whose outline read unnamed at a quick look, were named a frame later,
+        when the zone was still).  That frame's reading only: the zone's memory stays as
+        it was, so the next still frame is read as before (dev game 2061: KC, named here
+        and kept as the zone's reading, was read unnamed for 1.7 s by the next frame's
+        read against it, and "Spit!" came 0.3 s later); and a hand resting where the
+        pile was last read can hide from the arm test and make a pile read as empty."""
+        for zone in zones:
+            if zone in out and out[zone].card is not None:
+                continue
+            kept = copy.copy(self._memory[zone])
+            readings = self._read_zones(image, geometry, [zone])
+            self._pile_as_named(image, geometry, readings)
+            self._memory[zone] = kept
+            observation, _ = readings[zone]
+            if (observation.state == "face_up" and observation.card is not None
+                    and not observation.under_hand and observation.card not in shown
+                    and (kept.named is None or observation.card != kept.named.card)):
+                out[zone] = observation
         return out
 
     def _named_under_hand(self, hidden: Sequence[tuple[ZoneId, npt.NDArray[np.float32]]],

@@ -1327,7 +1327,8 @@ def test_a_card_laid_squarely_on_a_pile_no_finder_outlines_is_read_through_the_o
     # dev game 2040: AH laid on 2H on pale gingham, outlined by no finder, read as
     # covered for 1.7 s; through 2H's outline it reads AH
     seen = _pile_when_the_finder_fails(monkeypatch, resting=False, laid=Card.parse("9S"))
-    assert _after_the_hand_left(seen) == [("face_up", Card.parse("9S"))] * 11
+    # from the frame the hand left (``TableReader._read_as_still``)
+    assert [(o.state, o.card) for o in seen] == [("face_up", Card.parse("9S"))] * 12
 
 
 def test_a_pile_top_read_through_the_old_top_must_be_named_by_one_of_its_corners(
@@ -1416,10 +1417,57 @@ def test_a_card_laid_where_only_the_old_top_is_outlined_is_read_from_what_change
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dev game 2071: JH laid on QD read as QD for 0.8 s; its play was reported 1.2 s late
     seen = _card_laid_where_only_the_old_top_is_outlined(monkeypatch, laid=True)
-    assert _after_the_hand_left(seen) == [("face_up", Card.parse("JH"))] * 11
+    # from the frame the hand left (``TableReader._read_as_still``)
+    assert [(o.state, o.card) for o in seen] == [("face_up", Card.parse("JH"))] * 12
 
 
 def test_a_pile_top_left_as_it_was_is_still_read_as_itself(
         monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _card_laid_where_only_the_old_top_is_outlined(monkeypatch, laid=False)
     assert [(o.state, o.card) for o in seen[1:]] == [("face_up", Card.parse("QD"))] * 11
+
+
+def _arm(image: np.ndarray, hand: np.ndarray, held: Card | None = None) -> np.ndarray:
+    """``image`` with an arm reaching in from the frame's bottom edge to a hand at
+    ``hand`` (holding ``held`` just above it, if given)."""
+    out = image.copy()
+    if held is not None:
+        paste(out, plain_face(held), (float(hand[0]), float(hand[1]) - 40), 0.1, 75.6)
+    x, y = int(hand[0]), int(hand[1])
+    cv2.fillConvexPoly(out, np.array([[x - 25, y], [x + 25, y], [x + 45, out.shape[0]],
+                                      [x - 5, out.shape[0]]], np.int32), (90, 60, 150))
+    return _hand(out, hand)
+
+
+def test_a_pile_is_read_the_frame_the_arm_that_laid_a_card_has_gone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frame an arm leaves a centre pile still differs from the one before, but
+    nothing reaches in over the pile any more: where the quick look at a changing pile
+    (``_glimpse``) finds no outline, the pile is read as a still one is, and the new card
+    it names stands (``_read_as_still``; dev game 2040, pale gingham: 2C and 3C, whose
+    four-sided outlines read as backs, were named a frame later, when the zone was
+    still).  While the arm is over it, a card held above the pile is not read as laid."""
+    import tablecam.reading.table_reader as table_reader
+
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(IndexReader(sure=34))
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    pile = scene.image.copy()
+    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    laid = pile.copy()
+    paste(laid, plain_face(Card.parse("9S")), (cx + 4, cy + 3), 0.05, 75.6)
+    # (the quick look's outlines: none, as on the gingham)
+    monkeypatch.setattr(table_reader, "_card_shaped", lambda *args, **kwargs: None)
+    monkeypatch.setattr(table_reader, "_zone_tops", lambda *args, **kwargs: [])
+    held = [reader.read(_frame(0.1 + k / 30, _arm(pile, np.array([cx + 10 * k, cy + 60]),
+                                                  Card.parse("9S")))).zones["left"]
+            for k in range(3)]
+    assert all(o.card != Card.parse("9S") for o in held)
+    leaving = reader.read(_frame(0.2, _arm(laid, np.array([cx + 30, cy + 80])))).zones["left"]
+    assert leaving.state == "covered"  # the arm still over the pile's zone
+    gone = [reader.read(_frame(0.233 + k / 30, laid)).zones["left"] for k in range(3)]
+    assert [(o.state, o.card) for o in gone] == [("face_up", Card.parse("9S"))] * 3
