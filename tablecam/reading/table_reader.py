@@ -169,6 +169,13 @@ UNDER_HAND_HINT: Final = 0.8
 UNDER_HAND_LOOKS: Final = 8
 UNDER_HAND_ARM: Final = 0.25
 UNDER_HAND_CHANGE: Final = 0.25
+#: A pixel of a centre pile's crop unchanged for this many frames in a row is taken into
+#: the crop's still scene (``_track_scene``): a hand that has gone no longer differs from it.
+SCENE_STILL: Final = 10
+#: ... judged on the crop shrunk this many times, a pixel's largest channel moving by
+#: more than this.
+SCENE_SHRINK: Final = 4
+SCENE_CHANGE: Final = 30
 #: A pile read as its old top: the share of another outline there that must have
 #: changed since the pile named that top for it to be read as a new one
 #: (``TableReader._new_tops``).
@@ -248,6 +255,11 @@ class _ZoneMemory:
     # ``_new_tops``), and for a pile its crop then
     named: ZoneObservation | None = None
     named_crop: npt.NDArray[np.uint8] | None = None
+    # a centre pile's crop as it stands still (``_track_scene``), the last frame's crop
+    # shrunk, and for each of its pixels the frames in a row it has not changed
+    scene: npt.NDArray[np.uint8] | None = None
+    last_small: npt.NDArray[np.uint8] | None = None
+    still: npt.NDArray[np.uint8] | None = None
 
 
 def _ring(patch: npt.NDArray[np.uint8], top: int, bottom: int, left: int, right: int,
@@ -582,6 +594,8 @@ class TableReader:
             moving = (memory.previous is not None
                       and _difference(thumb, memory.previous) > MOTION_THRESHOLD)
             memory.previous = thumb
+            if zone in PILE_ZONES:
+                _track_scene(memory, image, geometry.zone_box(zone, image.shape, margin=0.4))
             if moving:
                 zones[zone] = ZoneObservation("covered", None, 1.0, None)
                 if zone in PILE_ZONES and memory.crop is not None:
@@ -645,7 +659,9 @@ class TableReader:
         What changed since the pile was last read is outlined (``_changed``): one
         card-shaped, card-sized region is the card laid there; otherwise, when nothing
         reaching in from outside the crop (an arm) lies over the zone and the zone itself
-        changed, its top is looked for by its four sides.  A face the reader names there
+        changed, its top is looked for by its four sides.  A change reaching in that the
+        crop's still scene (``_track_scene``) does not show is a hand that was there when
+        the pile was last read and has gone since, not an arm.  A face the reader names there
         is that frame's reading and becomes the zone's (the next frame, if still and like
         this one, is not read again), unless it is the top the pile showed before: then
         the other outlines found by their sides are read too, as ``_new_tops`` does, and
@@ -675,7 +691,12 @@ class TableReader:
             reach, core = _under_arm(changed, inner)
             if core.size == 0:
                 continue
-            under_arm = reach > GLIMPSE_REACH
+            scene = self._memory[zone].scene
+            under_arm = reach > GLIMPSE_REACH and (
+                # (a change reaching in where a hand was when the pile was last read, and
+                # has gone since, is no arm: the crop's still scene does not show it)
+                scene is None or scene.shape != crop.shape
+                or _under_arm(_changed(scene, crop), inner)[0] > GLIMPSE_REACH)
             bare = self._memory[zone].bare
             if bare is not None and bare.shape == crop.shape:
                 since_bare = changed if bare is before else _changed(bare, crop)
@@ -1742,6 +1763,37 @@ def _laid_card(changed: npt.NDArray[np.uint8], card_width: float) -> npt.NDArray
     by a few pixels)."""
     bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     return _card_shaped(np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, bridge)), card_width)
+
+
+def _track_scene(memory: _ZoneMemory, image: npt.NDArray[np.uint8],
+                 box: tuple[int, int, int, int]) -> None:
+    """Keep a centre pile's still scene: each pixel of its crop (``box``) that has not
+    changed for ``SCENE_STILL`` frames in a row.  A hand passing or laying a card never
+    stays that long, so once it has gone nothing where it was differs from the scene; a
+    card laid, or a column's card turned in the crop's margin, joins the scene a third
+    of a second after it stops.  Change is judged on the crop shrunk ``SCENE_SHRINK``
+    times (each frame, for both piles: a fraction of a millisecond)."""
+    x0, y0, x1, y1 = box
+    crop = image[y0:y1, x0:x1]
+    height, width = crop.shape[:2]
+    small = np.asarray(cv2.resize(crop, (max(1, width // SCENE_SHRINK),
+                                         max(1, height // SCENE_SHRINK)),
+                                  interpolation=cv2.INTER_LINEAR), np.uint8)
+    last, still = memory.last_small, memory.still
+    if (last is None or last.shape != small.shape or still is None or memory.scene is None
+            or memory.scene.shape != crop.shape):
+        memory.scene, memory.last_small = crop.copy(), small
+        memory.still = np.zeros(small.shape[:2], np.uint8)
+        return
+    moved = cv2.dilate((_channel_max(cv2.absdiff(small, last)) > SCENE_CHANGE).astype(np.uint8),
+                       np.ones((3, 3), np.uint8))
+    still += 1
+    still[moved > 0] = 0
+    np.minimum(still, SCENE_STILL, out=still)
+    settled = cv2.resize((still >= SCENE_STILL).astype(np.uint8), (width, height),
+                         interpolation=cv2.INTER_NEAREST)
+    memory.scene = np.asarray(cv2.copyTo(crop, settled, memory.scene), np.uint8)
+    memory.last_small = small
 
 
 def _changed(before: npt.NDArray[np.uint8], after: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
