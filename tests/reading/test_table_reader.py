@@ -1345,16 +1345,8 @@ def _pile_read_unnamed_after(laid: Card | None) -> list[Any]:
     ``laid`` on the pile if given), and from then on the reader names no face, as dev
     game 2040's 8H on 8D on a gingham cloth, outlined otherwise once an arm had passed.
     The pile as read in the frames after."""
-    scene = spit_deal_scene(UP, seed=15)
     classifier = IndexReader(sure=34)
-    reader = TableReader(classifier)
-    rect = LAYOUT["left"]
-    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
-    pile = scene.image.copy()
-    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, pile)).zones["left"]
-    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    reader, pile, (cx, cy) = _left_pile_read_as_4h(classifier)
     after = pile.copy()
     if laid is not None:
         paste(after, plain_face(laid), (cx + 3, cy + 2), 0.05, 75.6)
@@ -1439,6 +1431,23 @@ def _arm(image: np.ndarray, hand: np.ndarray, held: Card | None = None) -> np.nd
     return _hand(out, hand)
 
 
+def _left_pile_read_as_4h(classifier: IndexReader | None = None,
+                          ) -> tuple[TableReader, np.ndarray, tuple[float, float]]:
+    """A reader (with ``classifier``, by default an ``IndexReader``) that has read the
+    left pile showing 4H, still; the table as it saw it, and the pile's centre in the
+    image."""
+    scene = spit_deal_scene(UP, seed=15)
+    reader = TableReader(classifier or IndexReader(sure=34))
+    rect = LAYOUT["left"]
+    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
+    pile = scene.image.copy()
+    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
+    for k in range(3):
+        still = reader.read(_frame(k / 30, pile)).zones["left"]
+    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    return reader, pile, (cx, cy)
+
+
 def test_a_pile_is_read_the_frame_the_arm_that_laid_a_card_has_gone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The frame an arm leaves a centre pile still differs from the one before, but
@@ -1449,15 +1458,7 @@ def test_a_pile_is_read_the_frame_the_arm_that_laid_a_card_has_gone(
     still).  While the arm is over it, a card held above the pile is not read as laid."""
     import tablecam.reading.table_reader as table_reader
 
-    scene = spit_deal_scene(UP, seed=15)
-    reader = TableReader(IndexReader(sure=34))
-    rect = LAYOUT["left"]
-    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
-    pile = scene.image.copy()
-    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, pile)).zones["left"]
-    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    reader, pile, (cx, cy) = _left_pile_read_as_4h()
     laid = pile.copy()
     paste(laid, plain_face(Card.parse("9S")), (cx + 4, cy + 3), 0.05, 75.6)
     # (the quick look's outlines: none, as on the gingham)
@@ -1486,15 +1487,7 @@ def test_where_a_hand_was_when_the_pile_was_last_read_is_no_arm_once_it_has_gone
 
     if not scene:
         monkeypatch.setattr(table_reader, "_track_scene", lambda *args, **kwargs: None)
-    scene_image = spit_deal_scene(UP, seed=15)
-    reader = TableReader(IndexReader(sure=34))
-    rect = LAYOUT["left"]
-    cx, cy = (float(v) for v in project(scene_image.table_to_image, [[rect.x, rect.y]])[0])
-    pile = scene_image.image.copy()
-    paste(pile, plain_face(Card.parse("4H")), (cx, cy), 0.0, 75.6)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, pile)).zones["left"]
-    assert (still.state, still.card) == ("face_up", Card.parse("4H"))
+    reader, pile, (cx, cy) = _left_pile_read_as_4h()
     resting = _arm(pile, np.array([cx - 10, cy + 85]))
     for k in range(3):
         reader.read(_frame(0.1 + k / 30, resting))
