@@ -214,9 +214,7 @@ def run_pipeline(
                 if reader_failures == 1:
                     emit([Call(t, None, f"Could not read the table in one frame ({error}); skipping it.")])
                 continue
-            tracker.expected_columns = referee.expected_columns()
-            tracker.spit_expected = referee.expects_spit
-            tracker.spit_feeders = referee.spit_feeders or None
+            inform(tracker, referee)
             was_idle = tracker.waiting_for_deal
             emit(judge(tracker.update(reading), referee, tracker))
             emit(referee.reconcile(t, tracker.settled_columns(), tracker.settled_spit(),
@@ -263,9 +261,7 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
         while next_press < len(presses) and presses[next_press].t <= reading.t:
             calls += referee.press(presses[next_press])
             next_press += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
+        inform(tracker, referee)
         calls += judge(tracker.update(reading), referee, tracker)
         calls += referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
                                    tracker.unnamed_tops(), tracker.sure_ranks())
@@ -273,6 +269,16 @@ def referee_readings(readings: Iterable[TableReadingLike], presses: Sequence[But
             calls += judge(tracker.settle_held(reading.t), referee, tracker)
         calls += tick(referee, tracker, reading.t)
     return calls, frames
+
+
+def inform(tracker: Tracker, referee: Referee) -> None:
+    """Tell the tracker what the referee knows before each frame: the columns the next
+    deal should lay, whether the next cards on the piles are spit cards and how many
+    piles they feed, and whether the round's takes are settled."""
+    tracker.expected_columns = referee.expected_columns()
+    tracker.spit_expected = referee.expects_spit
+    tracker.spit_feeders = referee.spit_feeders or None
+    tracker.round_settled = referee.phase == "waiting_deal" and referee.round > 0
 
 
 def tick(referee: Referee, tracker: Tracker, t: float) -> list[Call]:

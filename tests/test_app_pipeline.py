@@ -145,3 +145,20 @@ def test_the_source_is_closed_when_a_stage_fails() -> None:
     with pytest.raises(RuntimeError):
         run_pipeline(source, Broken(), announcer=announcer)
     assert source.closed and announcer.closed
+
+
+def test_the_tracker_is_told_when_the_rounds_takes_are_settled() -> None:
+    """``inform`` passes on, before each frame, whether the referee has settled who takes
+    which pile and awaits the next deal (not before the first deal)."""
+    from tablecam.app import inform
+    from tablecam.tracking import Tracker
+
+    tracker, referee = Tracker(), Referee()
+    inform(tracker, referee)
+    assert referee.phase == "waiting_deal" and not tracker.round_settled
+    referee.round = 1  # (as after a round whose takes were settled)
+    inform(tracker, referee)
+    assert tracker.round_settled
+    referee.phase = "round_over"  # the slaps not yet decided
+    inform(tracker, referee)
+    assert not tracker.round_settled

@@ -40,7 +40,7 @@ def _rss_mb() -> float:
 
 
 def bench_tracking(quick: bool) -> list[Figure]:
-    from tablecam.app import judge
+    from tablecam.app import inform, judge
     from tablecam.events import Button
     from tablecam.inputs import ButtonPress
     from tablecam.referee import Referee
@@ -77,9 +77,7 @@ def bench_tracking(quick: bool) -> list[Figure]:
         while k < len(presses) and presses[k].t <= reading.t:
             referee.press(presses[k])
             k += 1
-        tracker.expected_columns = referee.expected_columns()
-        tracker.spit_expected = referee.expects_spit
-        tracker.spit_feeders = referee.spit_feeders or None
+        inform(tracker, referee)
         judge(tracker.update(reading), referee, tracker)
         referee.reconcile(reading.t, tracker.settled_columns(), tracker.settled_spit(),
                           tracker.unnamed_tops(), tracker.sure_ranks())

@@ -240,6 +240,9 @@ class Tracker:
         self._spit_due_since: float | None = None  # the first frame with spit cards due
         #: How many piles the next spit feeds (players with spit cards), from the referee.
         self.spit_feeders: int | None = None
+        #: Whether the round's takes are settled and the next deal is awaited (set by the
+        #: pipeline from the referee): once neither pile shows a face, the piles were taken.
+        self.round_settled = False
         self.round = 0
         self._zones: dict[str, _Zone] = {}
         self._phase: Literal["idle", "playing"] = "idle"
@@ -500,6 +503,15 @@ class Tracker:
         out: list[Tracked] = []
         if changes:
             self._last_change = t
+        if (self._phase == "playing" and self.round_settled
+                and all(p in reading.zones and reading.zones[p].state != "face_up"
+                        for p in PILES)):
+            # The referee has settled who takes which pile and neither pile shows a face:
+            # they were taken, though an empty pile may not read "empty" (dev game 2078,
+            # striped cloth: a taken pile read as a back for 4 s, and empty for two frames
+            # only as the next deal's spit cards came; that deal went unseen and every
+            # later round was counted one short).
+            out += self._round_taken(t)
         if self._phase == "idle":
             out += self._watch_for_deal(t, changes)
             return out
@@ -1199,13 +1211,19 @@ class Tracker:
             # that never held a card this round were not taken: a spit card seen face
             # down as it was turned over, then lifted, is no round's end; dev game 2053
             # went unrefereed for a whole round that way.)
-            out: list[Tracked] = []
-            for card in list(self._in_hand):
-                out += self._settle_lost(t, card)
-            self._phase = "idle"
-            self._cleared = set()
-            return out
+            return self._round_taken(t)
         return []
+
+    def _round_taken(self, t: float) -> list[Tracked]:
+        """The piles were taken: the round is over, and the next thing to see is a deal.
+        A card still in a hand went where the rules allow (the round's last card, hidden
+        by a slap)."""
+        out: list[Tracked] = []
+        for card in list(self._in_hand):
+            out += self._settle_lost(t, card)
+        self._phase = "idle"
+        self._cleared = set()
+        return out
 
     def _departure(self, t: float, name: str, old: ZoneValue, new: ZoneValue,
                    changed_now: set[str]) -> list[Tracked]:

@@ -1160,3 +1160,29 @@ def test_a_held_card_read_unnamed_in_an_empty_column_of_its_player_was_moved_the
     played = lifted(tracker, "A1", "right", "empty", t=3.0, base=dict(table, A1="9D", A2="down"))
     played += run(tracker, [(3.3 + i / 30, dict(table, A1="empty", A2="down", right="9D")) for i in range(6)])
     assert [(e.card, e.column) for e in played if isinstance(e, Play)] == [(c("9D"), 1)]  # not from A2
+
+
+@pytest.mark.parametrize("settled", [True, False])
+def test_piles_taken_that_read_as_backs_end_the_round_once_the_takes_are_settled(
+        settled: bool) -> None:
+    # dev game 2078 (striped cloth): the taken right pile read as a back for 4 s and
+    # empty for two frames only, as the next deal's spit cards came; the tracker never
+    # saw both piles empty, the next deal went unseen and every later round was counted
+    # one short.  Once the referee has settled the takes (``settled``; the pipeline says
+    # so, ``app.inform``), piles showing no face were taken.
+    tracker = started()
+    run(tracker, [(0.2 + i / 30, dict(BASE, A1="empty", A2="empty", left="9H"))
+                  for i in range(10)])  # A's last card played: the round is over
+    tracker.round_settled = settled
+    tracker.spit_expected = True
+    gathered = {name: "empty" for name in BASE} | {"left": "covered", "right": "down"}
+    run(tracker, [(0.6 + i / 30, gathered) for i in range(10)])
+    assert tracker.waiting_for_deal is settled
+    tracker.round_settled = False
+    dealt = dict(BASE, A1="6C", A2="JD", B1="3S", B2="4H", left="down", right="down")
+    out = run(tracker, [(1.0 + i / 30, dealt) for i in range(30)])
+    deals = [e for e in out if isinstance(e, Deal)]
+    if settled:
+        assert [(d.round, d.players["A"].up) for d in deals] == [(2, (c("6C"), c("JD")))]
+    else:
+        assert deals == []
