@@ -1290,16 +1290,7 @@ def _pile_when_the_finder_fails(monkeypatch: pytest.MonkeyPatch, resting: bool,
     outlines nothing there, as on dev game 2070's askew pile on a checked cloth.  The
     pile as read in the frames after."""
 
-    scene = spit_deal_scene(UP, seed=15)
-    reader = TableReader(MixingReader(sure=34) if mixing else IndexReader(sure=34))
-    rect = LAYOUT["left"]
-    cx, cy = (float(v) for v in project(scene.table_to_image, [[rect.x, rect.y]])[0])
-    top = Card.parse("4H")
-    pile = scene.image.copy()
-    paste(pile, plain_face(top), (cx, cy), 0.0, 75.6)
-    for k in range(3):
-        still = reader.read(_frame(k / 30, pile)).zones["left"]
-    assert (still.state, still.card) == ("face_up", top)
+    reader, pile, (cx, cy) = _left_pile_read_as_4h(MixingReader(sure=34) if mixing else None)
     passing = _hand(pile, np.array([cx + 20, cy + 30]))  # on its way to the other pile
     after = _hand(pile, np.array([cx, cy])) if resting else pile.copy()
     if laid is not None:
