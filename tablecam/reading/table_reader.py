@@ -113,6 +113,9 @@ RECENT_CARDS_S: Final = 10.0
 #: twelve at 2/3 size, at 0.3 s a look).
 OTHER_LOOKS_AFTER_S: Final = 3.0
 OTHER_LOOKS: Final = ("small", "smoothed")
+#: When the table search's cards lie as no deal, it searches again for cards from this
+#: much narrower to this much wider than the median card it found (``_sized_again``).
+SIZED_SEARCH: Final = (0.75, 1.6)
 #: Card places on a Spit table: ten columns, two centre piles, two spit piles.
 TABLE_PLACES: Final = 14
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
@@ -413,11 +416,7 @@ class TableReader:
         instead: a deal of fewer than five columns, with a spit card taken for a face at
         a row's end, fits no layout and would give zones shifted by a column.
         """
-        # a face the reader could not name that does not look like paper either is more
-        # likely a back of a design the reader does not know (beside a row it would take
-        # a column's place): for the layout it counts as face down
-        dealt = [DealtCard(s.corners, s.face_up and (s.card is not None or s.papery))
-                 for s in seen]
+        dealt = _as_dealt(seen)
         try:
             return geometry_from_deal(dealt)
         except LayoutMisfitError as misfit:
@@ -461,6 +460,32 @@ class TableReader:
         if self.geometry is None and self._blind_since is None and found:
             self._blind_since, self._searches = t, 0
         return found, False
+
+    def _sized_again(self, image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
+                     seen: list[SeenCard], smallest: float) -> list[SeenCard]:
+        """``seen``, or, when those cards do not lie as a deal, the cards of a second
+        search bounded to the size of the cards found (``SIZED_SEARCH``), if they do or
+        show more faces.
+
+        The finder scales its masks to the middle of the sizes it is asked for, and from
+        the table search's bounds (1/28 to 1/2 of the frame's short side) that middle
+        is about twice the cards of a table seen from high up with the wide lens: its
+        closing joins neighbouring columns into one region (dev game 2265, blue
+        gingham, cards 40 pixels wide: only the two spit piles outlined in every search,
+        the deal taken 2 s late, after play had begun; 2078, stripes: columns outlined
+        in pairs, the deal taken 1.5 s late, after the first spit cards).
+        """
+        if not found or _lies_as_deal(seen):
+            return seen
+        width = float(np.median([min(cv2.minAreaRect(card.corners.astype(np.float32))[1])
+                                 for card in found]))
+        low, high = SIZED_SEARCH
+        sized = find_cards(image, min_width=max(smallest, low * width), max_width=high * width,
+                           piles=False, backs=True)
+        again = read_cards(image, sized, self.classifier)
+        if _lies_as_deal(again) or _faces_for_deal(again) > _faces_for_deal(seen):
+            return again
+        return seen
 
     def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False,
                      merged: bool = False) -> None:
@@ -541,6 +566,8 @@ class TableReader:
                                       or self._frames % RELOCATE_EVERY == 0):
                     found, other_look = self._search(frame.t, image, smallest)
                     seen = read_cards(image, found, self.classifier)
+                    if not other_look:
+                        seen = self._sized_again(image, found, seen, smallest)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen, other_look)
                     if dealt is not None and other_look and len(found) > TABLE_PLACES:
@@ -1552,6 +1579,26 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
         zones[zone] = old.zones[zone]
     return TableGeometry(zones, new.table_to_image, new.card_width, new.source,
                          new.spit_seen | keep)
+
+
+def _as_dealt(seen: Sequence[SeenCard]) -> list[DealtCard]:
+    """``seen`` as a deal's layout counts them: a face the reader could not name that
+    does not look like paper either is more likely a back of a design the reader does not
+    know (beside a row it would take a column's place), and counts as face down."""
+    return [DealtCard(s.corners, s.face_up and (s.card is not None or s.papery)) for s in seen]
+
+
+def _faces_for_deal(seen: Sequence[SeenCard]) -> int:
+    return sum(card.face_up for card in _as_dealt(seen))
+
+
+def _lies_as_deal(seen: Sequence[SeenCard]) -> bool:
+    """Do ``seen`` lie as a whole deal that fits a dealt layout?"""
+    try:
+        geometry_from_deal(_as_dealt(seen))
+    except GeometryError:
+        return False
+    return True
 
 
 def _same_layout(a: TableGeometry, b: TableGeometry) -> bool:
