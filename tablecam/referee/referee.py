@@ -415,6 +415,17 @@ class Referee:
         if self.phase in ("waiting_deal", "round_over"):
             return [Call(event.t, None, "Spit cards were turned up outside of play; ignoring them.")]
         feeders = [s for s in SEATS if self.table.sides[s].spit > 0]
+        if (len(feeders) == 1 and len(event.cards) == 2 and feeders[0] not in self._alone
+                and self._spit_due > 0 and self.table.sides[feeders[0]].spit > 1):
+            # Both piles took a spit card at once while we count spit cards for one player
+            # only: the other had one more than we count, and so one card fewer for this
+            # one (the cards the players hold add up; a take of an earlier round counted a
+            # card on the wrong pile).  Taken for the lone spitter's choice of pile, it
+            # kept their count from falling at every later spit (dev game 2078, round 8:
+            # B dealt 2 spit cards, counted 1; A's next six spit cards counted nothing,
+            # and the round's takes were 8 out).
+            self._one_more_spit_card(other_seat(feeders[0]), feeders[0])
+            feeders = [s for s in SEATS if self.table.sides[s].spit > 0]
         alone = len(feeders) == 1
         fed = False
         stalled = self.phase == "stalled"
@@ -457,6 +468,14 @@ class Referee:
         # kept on the pile but take nothing from a spit pile: the take counts keep the total.
         self.phase = "playing"
         return [Call(event.t, self._stamp(event), None), *self._after_change(event.t)]
+
+    def _one_more_spit_card(self, seat: Seat, other: Seat) -> None:
+        """``seat`` held one card more than we counted, all of it a spit card, and
+        ``other`` one fewer."""
+        self.table.sides[seat].spit += 1
+        self.table.sides[other].spit -= 1
+        self.counts[seat] += 1
+        self.counts[other] -= 1
 
     def _play(self, event: Play, firm: bool = True) -> list[Call]:
         calls: list[Call] = []

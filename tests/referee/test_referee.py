@@ -848,6 +848,28 @@ def _a_spits_alone(a2: str) -> Referee:
     return referee
 
 
+def test_both_piles_taking_spit_cards_when_one_player_is_counted_out_gives_that_player_one() -> None:
+    # dev game 2078, round 8: a take of the round before counted a card on the wrong
+    # pile, so B was dealt 2 spit cards and counted 1.  At the second spit both piles
+    # took a card: it was taken for A spitting alone onto B's pile, A's later spit cards
+    # on A's own pile counted nothing, and the round's takes were 8 out
+    referee = Referee(RefereeRules(first_round_cards=9))  # 3 columns each
+    referee.observe(Deal(1.0, 1, {
+        "A": TableauView(3, 0, (c("4C"), c("3D"), c("9H"))),
+        "B": TableauView(3, 0, (c("7C"), c("7D"), c("7H"))),
+    }))
+    referee.table.sides["A"].spit, referee.table.sides["B"].spit = 4, 1  # really 3 and 2
+    referee.counts = {"A": 10, "B": 8}
+    calls = referee.observe(Spit(2.0, 1, {"left": c("KS"), "right": c("KH")}))
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    calls = referee.observe(Spit(3.0, 1, {"left": c("JS"), "right": c("JD")}))
+    assert [referee.table.sides[s].spit for s in "AB"] == [1, 0]
+    assert referee.counts == {"A": 9, "B": 9}
+    assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
+    referee.observe(Spit(4.0, 1, {referee.spit_pile["A"]: c("KD")}))  # A alone, A's pile
+    assert [referee.table.sides[s].spit for s in "AB"] == [0, 0]
+
+
 def test_a_lone_spitter_keeps_to_one_pile_and_a_card_seen_on_the_other_is_no_spit_turn() -> None:
     # dev game 2005: A spat alone onto the right pile; at a later spit an unread left top
     # was taken for a spit card first, which moved A's spit pile to the left and counted
