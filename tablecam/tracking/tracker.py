@@ -1251,6 +1251,12 @@ class Tracker:
         if old_state != "face_up" or card is None or card == new[1]:
             return []
         if self._where_pile(card) is not None:
+            if self._r.played_from.get(card) != (seat, column):
+                # On a pile as a spit card or another column's play: the reader's name
+                # for this column's top was a misread, and what left is unknown (dev
+                # game 2078: A's 9H in A3, read 10H, the spit card that came down in
+                # the same moment; 9H was then taken for a spit card of its own)
+                self._unknown_hands.append(_InHand(seat, column, t, self._zones[name].last_evidence))
             return []  # already seen landing on a pile
         for i in range(1, 6):
             if (i != column and self._column_value(seat, i) == ("face_up", card)
@@ -1526,6 +1532,13 @@ class Tracker:
                 # 2056: B's AD, laid on KS, read as A's KD, and KD, never played, was
                 # reported as a play after AD).
                 return self._pile_arrival(t, pile, None, hidden)
+            if where == "column" and self.spit_expected and self._named_in_its_column(card):
+                # Spit cards are due and the reader names this card in its column, in
+                # plain view, in this very frame: the card on the pile is a spit card,
+                # and one of the two names is a misread (dev game 2078: A's 9H in A3,
+                # read 10H; the spit card 10H was reported as played from A3 and
+                # "revealed" there at once, and A3's 9H, played next, as a spit card)
+                where, owner, place = "unknown", None, None
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
                 whole = not hidden and self._seen_whole(pile, card)

@@ -590,6 +590,27 @@ def lifted(tracker: Tracker, column: str, pile: str, shows: str, t: float = 1.0,
                                for i in range(4)])
 
 
+def test_a_spit_card_a_column_still_shows_is_a_spit_card_and_what_leaves_the_column_is_unknown(
+) -> None:
+    # dev game 2078: A's 9H in A3 was read as 10H, the spit card that came down on the
+    # right pile in the same moment: 10H was reported as played from A3 and "revealed"
+    # there at once, and when 9H really left A3 for the left pile it was taken for a
+    # spit card of its own.  Here A1's 6C is read as 7C, the right pile's spit card
+    tracker = started()
+    tracker.spit_expected = True
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered", left="covered", right="covered"))
+                        for i in range(3)])
+    spat = dict(BASE, left="9S", right="7C")  # A1 shows its "7C" again, named
+    out += run(tracker, [(1.1 + i / 30, spat) for i in range(6)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9S"), "right": c("7C")}]
+    assert not [e for e in out if isinstance(e, Play | Reveal)]
+    tracker.spit_expected = False
+    out = lifted(tracker, "A1", "right", "empty", t=2.0, base=spat)
+    out += run(tracker, [(2.3 + i / 30, dict(spat, A1="empty", right="6C")) for i in range(6)])
+    assert [(e.player, e.column, e.card, e.pile) for e in out if isinstance(e, Play)] == [
+        ("A", 1, c("6C"), "right")]
+
+
 def test_a_guessed_spit_card_a_named_card_does_not_fit_becomes_unknown() -> None:
     # dev game 2056: the left spit card AD, unnamed, was taken for 9D, its likeliest
     # face; 2S named on it did not fit 9D, and the referee counted 2S on the other pile
