@@ -583,6 +583,15 @@ class Tracker:
             # card in the hand landed (dev game 2065: A's 5H on 6D, outlined over the
             # 8S under it and named 8H at 1.00, was taken for a spit card).
             return None
+        if card is not None and name in COLUMN_ZONES and self._phase == "playing":
+            where, owner, _place = self._where(card)
+            if where in ("column", "hand") and owner is not None and owner != name[0]:
+                # Cards never pass between the players' tableaux: a card the other
+                # player's column or hand holds is a misread here, of the card that lies
+                # here (dev game 2078: B2's 3C, read 3S at 0.87-0.93 after a hand passed
+                # while A3 showed 3S, was taken for a card gone into a hand, which held
+                # every "Spit!" back to the players' press for the rest of the round)
+                card = None
         if card is not None:
             return card
         if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):

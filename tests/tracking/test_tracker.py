@@ -611,6 +611,17 @@ def test_a_spit_card_a_column_still_shows_is_a_spit_card_and_what_leaves_the_col
         ("A", 1, c("6C"), "right")]
 
 
+def test_a_column_read_as_a_card_the_other_players_column_shows_keeps_its_card() -> None:
+    # dev game 2078: B2's 3C, read as 3S at 0.87-0.93 after a hand passed while A3
+    # showed 3S, was taken for a card gone into a hand, and that hand held every
+    # "Spit!" back to the players' press for the rest of the round
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, B2="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, B2="7C")) for i in range(12)])  # A1's card
+    assert out == [] and not tracker.busy
+    assert tracker.settled_columns()["B"][1] == ("face_up", c("QS"))
+
+
 def test_a_guessed_spit_card_a_named_card_does_not_fit_becomes_unknown() -> None:
     # dev game 2056: the left spit card AD, unnamed, was taken for 9D, its likeliest
     # face; 2S named on it did not fit 9D, and the referee counted 2S on the other pile
