@@ -1503,6 +1503,12 @@ class Tracker:
                 if twin is not None and zone is not None and not zone.untouched:
                     hand = self._in_hand[twin]
                     return self._play(t, hand.seat, hand.column, twin, pile)
+                if self.spit_expected and zone is not None and not zone.untouched:
+                    # ... and with spit cards due, a hand laid it: a spit card, unread
+                    # (dev game 2078: the spit card 9D, read as the 10D under the top
+                    # 9C, went uncounted; its pile was owed a spit card, which held
+                    # "Spit!" back to the players' press)
+                    return self._pile_arrival(t, pile, None, hidden)
                 return []
             if gone not in self._r.played_from and zone is not None and zone.accepted_named == 0:
                 # Spit cards are never taken back: the card under one, only the likeliest

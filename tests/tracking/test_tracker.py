@@ -622,6 +622,21 @@ def test_a_column_read_as_a_card_the_other_players_column_shows_keeps_its_card()
     assert tracker.settled_columns()["B"][1] == ("face_up", c("QS"))
 
 
+def test_a_spit_card_read_as_the_card_under_the_top_is_an_unread_spit_card() -> None:
+    # dev game 2078: the left spit card 9D, laid on 9C, was read as the 10D under 9C; it
+    # was taken for a misread of the top and went uncounted, so the referee held the
+    # pile owed a spit card and every "Spit!" waited for the players' press
+    tracker = started()
+    out = lifted(tracker, "A1", "left", "empty")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A1="empty", left="7C")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("7C"), "left")]
+    tracker.spit_expected = True
+    played = dict(BASE, A1="empty", left="7C")
+    out = run(tracker, [(2.0 + i / 30, dict(played, left="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(played, left="8H", right="3D")) for i in range(6)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": None, "right": c("3D")}]
+
+
 def test_a_guessed_spit_card_a_named_card_does_not_fit_becomes_unknown() -> None:
     # dev game 2056: the left spit card AD, unnamed, was taken for 9D, its likeliest
     # face; 2S named on it did not fit 9D, and the referee counted 2S on the other pile
