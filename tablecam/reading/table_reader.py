@@ -1589,6 +1589,7 @@ def _as_dealt(seen: Sequence[SeenCard]) -> list[DealtCard]:
 
 
 def _faces_for_deal(seen: Sequence[SeenCard]) -> int:
+    """How many of ``seen`` a deal's layout counts as faces."""
     return sum(card.face_up for card in _as_dealt(seen))
 
 

@@ -1552,7 +1552,8 @@ class Tracker:
                 # plain view, in this very frame: the card on the pile is a spit card,
                 # and one of the two names is a misread (dev game 2078: A's 9H in A3,
                 # read 10H; the spit card 10H was reported as played from A3 and
-                # "revealed" there at once, and A3's 9H, played next, as a spit card)
+                # "revealed" there at once, and A3's 9H, played next, as a spit card).
+                # It goes on as a card of unknown origin: a spit card, below.
                 where, owner, place = "unknown", None, None
             if where in ("column", "hand") and owner is not None and isinstance(place, int):
                 below = cards[-1] if cards else None
