@@ -477,8 +477,7 @@ class TableReader:
         """
         if not found or _lies_as_deal(seen):
             return seen
-        width = float(np.median([min(cv2.minAreaRect(card.corners.astype(np.float32))[1])
-                                 for card in found]))
+        width = float(np.median([_short_side(card) for card in found]))
         low, high = SIZED_SEARCH
         sized = find_cards(image, min_width=max(smallest, low * width), max_width=high * width,
                            piles=False, backs=True)
@@ -525,17 +524,11 @@ class TableReader:
         whose centre lies within half its width, unless only the remembered one was
         taken for a face (a column is there whatever its top shows now).
         """
-        def short(card: SeenCard) -> float:
-            (_, _), (w, h), _ = cv2.minAreaRect(card.corners.astype(np.float32))
-            return min(w, h)
-
-        def up(card: SeenCard) -> bool:  # as the deal's layout counts it
-            return card.face_up and (card.card is not None or card.papery)
-
         kept = [(when, old) for when, old in self._recent_cards
                 if t - when <= RECENT_CARDS_S and not any(
                     np.linalg.norm(old.corners.mean(axis=0) - new.corners.mean(axis=0))
-                    < 0.5 * short(new) and (up(new) or not up(old)) for new in seen)]
+                    < 0.5 * _short_side(new) and (_up_for_deal(new) or not _up_for_deal(old))
+                    for new in seen)]
         self._recent_cards = kept + [(t, card) for card in seen]
         return [*seen, *(card for _, card in kept)]
 
@@ -1581,16 +1574,27 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
                          new.spit_seen | keep)
 
 
+def _short_side(card: SeenCard | FoundCard) -> float:
+    """The short side of a card's outline (pixels)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(card.corners.astype(np.float32))
+    return float(min(w, h))
+
+
+def _up_for_deal(card: SeenCard) -> bool:
+    """Does a deal's layout count ``card`` as a face?  A face the reader could not name
+    that does not look like paper either is more likely a back of a design the reader
+    does not know (beside a row it would take a column's place), and counts as face down."""
+    return card.face_up and (card.card is not None or card.papery)
+
+
 def _as_dealt(seen: Sequence[SeenCard]) -> list[DealtCard]:
-    """``seen`` as a deal's layout counts them: a face the reader could not name that
-    does not look like paper either is more likely a back of a design the reader does not
-    know (beside a row it would take a column's place), and counts as face down."""
-    return [DealtCard(s.corners, s.face_up and (s.card is not None or s.papery)) for s in seen]
+    """``seen`` as a deal's layout counts them (``_up_for_deal``)."""
+    return [DealtCard(s.corners, _up_for_deal(s)) for s in seen]
 
 
 def _faces_for_deal(seen: Sequence[SeenCard]) -> int:
     """How many of ``seen`` a deal's layout counts as faces."""
-    return sum(card.face_up for card in _as_dealt(seen))
+    return sum(_up_for_deal(card) for card in seen)
 
 
 def _lies_as_deal(seen: Sequence[SeenCard]) -> bool:
