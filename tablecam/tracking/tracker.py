@@ -583,7 +583,8 @@ class Tracker:
             # card in the hand landed (dev game 2065: A's 5H on 6D, outlined over the
             # 8S under it and named 8H at 1.00, was taken for a spit card).
             return None
-        if card is not None and name in COLUMN_ZONES and self._phase == "playing":
+        if (card is not None and card != accepted and name in COLUMN_ZONES
+                and self._phase == "playing"):
             where, owner, _place = self._where(card)
             if where in ("column", "hand") and owner is not None and owner != name[0]:
                 # Cards never pass between the players' tableaux: a card the other
