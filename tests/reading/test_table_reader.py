@@ -449,16 +449,19 @@ def test_an_empty_column_of_a_printed_cloth_is_empty_not_an_unreadable_face(
         assert states["A3"] != "empty"
 
 
+def _gingham(size: tuple[int, int], period: int,
+             colours: Sequence[tuple[int, int, int]]) -> np.ndarray:
+    """A checked cloth of ``size`` (width, height): squares ``period`` pixels across under
+    0, 1 or 2 stripes, coloured ``colours`` (BGR) in that order."""
+    rows = (np.arange(size[1]) // period) % 2
+    cols = (np.arange(size[0]) // period) % 2
+    return np.array(colours, np.uint8)[rows[:, None] + cols[None, :]]
+
+
 def _pale_gingham(size: tuple[int, int] = (1280, 720)) -> np.ndarray:
-    """A light pink checked cloth (BGR): light, mid and dark squares 34 px across, whose
+    """A light pink checked cloth: light, mid and dark squares 34 px across, whose
     median colour is light and nearly grey, as card paper is."""
-    table = np.empty((size[1], size[0], 3), np.uint8)
-    rows = (np.arange(size[1]) // 34) % 2
-    cols = (np.arange(size[0]) // 34) % 2
-    shade = rows[:, None] + cols[None, :]  # 0, 1 or 2 stripes over each square
-    for k, colour in enumerate([(186, 172, 200), (166, 151, 181), (138, 122, 156)]):
-        table[shade == k] = colour
-    return table
+    return _gingham(size, 34, [(186, 172, 200), (166, 151, 181), (138, 122, 156)])
 
 
 @pytest.mark.parametrize("paper_measured", [True, False])
@@ -954,14 +957,6 @@ def test_a_deal_the_finder_sees_only_in_part_is_found_by_another_look(
         assert reading.geometry.zone_at(corners.mean(axis=0)) == zone
 
 
-def _gingham(size: tuple[int, int], period: int) -> np.ndarray:
-    """A blue gingham cloth of ``size`` (width, height), its checks ``period`` pixels."""
-    width, height = size
-    y, x = np.mgrid[0:height, 0:width]
-    checks = (x // period) % 2 + (y // period) % 2
-    return np.array([(170, 150, 120), (145, 122, 95), (120, 95, 70)], np.uint8)[checks]
-
-
 @pytest.mark.parametrize("period", [14, 18])
 def test_a_deal_of_small_cards_on_gingham_is_found_at_once(
         monkeypatch: pytest.MonkeyPatch, period: int) -> None:
@@ -970,7 +965,8 @@ def test_a_deal_of_small_cards_on_gingham_is_found_at_once(
     # two spit piles in every frame, and the deal 2 s late, after play had begun
     from tablecam.reading import table_reader
 
-    scene = spit_deal_scene(UP, seed=3, px_per_mm=0.6, table=_gingham((1280, 720), period))
+    scene = spit_deal_scene(UP, seed=3, px_per_mm=0.6, table=_gingham(
+        (1280, 720), period, [(170, 150, 120), (145, 122, 95), (120, 95, 70)]))
     monkeypatch.setattr(table_reader, "find_cards_quick", lambda *args, **kwargs: None)
     reading = TableReader(TemplateReader()).read(_frame(0.0, scene.image))
     assert reading.geometry is not None
