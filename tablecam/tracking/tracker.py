@@ -1142,6 +1142,7 @@ class Tracker:
             return []
         pile_started = any(self._zones.get(p, _Zone()).accepted[0] == "face_up" for p in PILES)
         laid: dict[Seat, list[Card | None]] = {}
+        hidden_faces: list[str] = []
         for seat in SEATS:
             cards: list[Card | None] = []
             for i in range(1, 6):
@@ -1151,6 +1152,13 @@ class Tracker:
                     # top is face up by the rules: a "back" there is a face the reader
                     # could not make out, not a column left without its face-up card.
                     state = "face_up"
+                if (state == "empty" and pile_started and self._hidden_column(seat, i)
+                        and any(self._column_value(seat, j)[0] != "empty" for j in range(i + 1, 6))):
+                    # Columns are laid from the first: one hidden with a card beyond it
+                    # holds a face too (dev game 2296, a court card on stripes that no
+                    # outline fitted: the deal was seen 7.7 s late, when it was played)
+                    state, card = "face_up", None
+                    hidden_faces.append(f"{seat}{i}")
                 if state != "face_up":
                     break
                 cards.append(card)
@@ -1164,7 +1172,13 @@ class Tracker:
         settled = t - self._last_change >= self.deal_settle and not self._busy
         if not (pile_started or (complete and not self._busy) or settled):
             return []
+        for name in hidden_faces:
+            self._zones[name].accepted = ("face_up", None)
         return self._start_round(t, laid)
+
+    def _hidden_column(self, seat: Seat, column: int) -> bool:
+        zone = self._zones.get(f"{seat}{column}")
+        return zone is not None and zone.covered
 
     def _start_round(self, t: float, laid: dict[Seat, list[Card | None]]) -> list[Tracked]:
         self.round += 1

@@ -201,6 +201,23 @@ def test_a_dealt_top_read_as_a_back_is_an_unreadable_face_once_spit_cards_are_ou
     assert out[0].players["A"] == TableauView(2, 0, (c("7C"), c("9D")))
 
 
+def test_a_dealt_column_hidden_with_a_card_beyond_it_holds_a_face_once_spit_cards_are_out() -> None:
+    # dev game 2296 (striped cloth): no outline fitted A's first column, a court card, so
+    # it read as covered, and the deal was seen 7.7 s late, once that card was played
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    laying = dict(BASE, A1="covered", left="empty", right="empty")
+    assert run(tracker, [(i / 30, laying) for i in range(30)]) == []  # no spit yet: wait
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A1="covered")) for i in range(4)])
+    assert isinstance(out[0], Deal)
+    assert out[0].players["A"] == TableauView(2, 0, (None, c("9D")))
+    assert [type(e) for e in out[1:]] == [Spit]
+    # the card it then shows is that column's own face, not a card moved there
+    out = run(tracker, [(1.2 + i / 30, dict(BASE, A1="5S")) for i in range(4)])
+    assert [(type(e), getattr(e, "card", None)) for e in out
+            if isinstance(e, Move | Play | Reveal)] in ([], [(Reveal, c("5S"))])
+
+
 def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> SyntheticReading:
     """``reading`` with ``zone`` face up but unnamed, the reader liking ``liked``."""
     zones = dict(reading.zones)
