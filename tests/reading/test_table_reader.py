@@ -1236,6 +1236,23 @@ def test_the_second_opinion_reads_the_centre_piles_and_not_the_columns() -> None
     assert classifier.asked == [1]  # the pile's top only
 
 
+def test_small_cards_columns_are_shown_to_the_second_opinion_too() -> None:
+    # the wide lens about a metre up shows cards under 45 pixels wide, whose index the
+    # corner reader alone names far less often (dev game 2168: AS and 3C in B's columns
+    # left unnamed for seconds after the deal)
+    from tablecam.geometry import DealtCard, geometry_from_deal
+
+    scene = spit_deal_scene(UP, seed=14, px_per_mm=0.6)
+    geometry = geometry_from_deal([DealtCard(corners, card is not None)
+                                   for corners, card in scene.truth.values()])
+    assert geometry.card_width < 45
+    classifier = UnsureWithSecondOpinion()
+    reading = TableReader(classifier, geometry).read(_frame(0.0, scene.image))
+    assert classifier.asked == [12]  # every zone's card at once, the spit piles' backs too
+    assert (reading.zones["A3"].state, reading.zones["A3"].card) == ("face_up", Card.parse("3C"))
+    assert (reading.zones["B5"].state, reading.zones["B5"].card) == ("face_up", Card.parse("10C"))
+
+
 def test_the_live_reader_reads_without_the_classifier_s_second_opinion() -> None:
     from tablecam.reading.classifier import CardClassifier, default_model_path
 
