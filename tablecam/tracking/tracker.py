@@ -230,6 +230,9 @@ class Tracker:
         self.quick_settle_s = 0.7
         #: ... and after this long when a hand is over that pile.
         self.covered_settle_s = 0.5
+        #: A column's named top read as another card of its colour within this long of
+        #: its last agreeing read, no back shown between, is that card read again.
+        self.reread_s = 0.4
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -517,8 +520,10 @@ class Tracker:
             return out
         # Departures from columns first, then arrivals on piles, then arrivals in columns.
         changed_now = {name for name, _old, _new in changes}
+        reread = {name for name, old, new in changes
+                  if name in COLUMN_ZONES and self._read_again(t, name, old, new)}
         for name, old, new in changes:
-            if name in COLUMN_ZONES:
+            if name in COLUMN_ZONES and name not in reread:
                 out += self._departure(t, name, old, new, changed_now)
         # Cards that left their column earlier are taken to have landed earlier.
         # A pile hidden for a while (a hand, a camera gap) waits until the columns have
@@ -545,7 +550,7 @@ class Tracker:
         if self._pending_spit and len(self._pending_spit) >= self._spit_feeders:
             out += self._emit_spit(t)  # every spit card that landed in this frame, together
         for name, old, new in changes:
-            if name in COLUMN_ZONES and new[0] == "face_up":
+            if name in COLUMN_ZONES and new[0] == "face_up" and name not in reread:
                 seat, column = _seat_column(name)
                 if new[1] is None:
                     out += self._unreadable_arrival(t, seat, column, old[0])
@@ -1290,6 +1295,28 @@ class Tracker:
         self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0),
                                       named=self._zones[name].left_named)
         return []
+
+    def _read_again(self, t: float, name: str, old: ZoneValue, new: ZoneValue) -> bool:
+        """Is a column's named top, now named as another card, the same card read again?
+
+        So it is when the new name came within ``reread_s`` of the last read agreeing
+        with the old one, with no back shown between, is of the old card's colour (the
+        reader confuses clubs with spades, hearts with diamonds and neighbouring ranks
+        on small cards, not red with black), and neither card is anywhere else.  A
+        card played and the one under it turned up take longer, and show the back
+        between (over the small-card dev games, each of 19 such changes was a misread,
+        one way or the other: dev game 2078, A's AC read AS, then AC once the second
+        opinion named it; AS was taken for played, the pile's count came one card over
+        and a reveal was counted that never happened).  The table takes the new name."""
+        card, now = old[1], new[1]
+        if (old[0] != "face_up" or new[0] != "face_up" or card is None or now is None
+                or card == now or card.suit.is_red != now.suit.is_red
+                or t - self._zones[name].last_agree > self.reread_s):
+            return False
+        if any(self._where_pile(c) is not None or c in self._in_hand for c in (card, now)):
+            return False
+        return not any(other != name and self._zones[other].accepted[1] in (card, now)
+                       for other in COLUMN_ZONES if other in self._zones)
 
     def _covered_unread_top(self, card: Card) -> str | None:
         """The one covered column whose unread top the reader liked best as ``card``

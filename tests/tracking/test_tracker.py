@@ -218,6 +218,33 @@ def test_a_dealt_column_hidden_with_a_card_beyond_it_holds_a_face_once_spit_card
             if isinstance(e, Move | Play | Reveal)] in ([], [(Reveal, c("5S"))])
 
 
+def test_a_column_top_read_at_once_as_another_card_of_its_colour_is_that_card() -> None:
+    # dev game 2078, cards 30 pixels wide: A's AC read AS, then AC once the second
+    # opinion named it, a hand having passed over the column for 0.2 s; AS was taken for
+    # played onto the pile it fitted, the card under it for turned up, and the pile's
+    # take came one card over
+    tracker = started()
+    out = run(tracker, [(0.2 + i / 30, dict(BASE)) for i in range(24)])
+    out += run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="9H")) for i in range(100)])
+    assert not [e for e in out if isinstance(e, Play | Reveal | Move | Unsure)]
+    # it is that column's card from then on
+    out = run(tracker, [(4.5 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(6)])
+    out += run(tracker, [(4.7 + i / 30, dict(BASE, A2="down", left="9H")) for i in range(6)])
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("9H"), "left", 2)]
+
+
+def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> None:
+    # red for black is no misread of a small card: the card left (unseen) and the one
+    # under it was turned up
+    tracker = started()
+    out = run(tracker, [(0.2 + i / 30, dict(BASE)) for i in range(24)])
+    out += run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="9S")) for i in range(100)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    assert [e.card for e in out if isinstance(e, Reveal)] == [c("9S")]
+
+
 def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> SyntheticReading:
     """``reading`` with ``zone`` face up but unnamed, the reader liking ``liked``."""
     zones = dict(reading.zones)
