@@ -906,6 +906,7 @@ class TableReader:
         finder looks (a checked cloth's squares show four straight sides too)."""
         found_by_zone: dict[ZoneId, list[FoundCard]] = {}
         outline_only: set[ZoneId] = set()
+        judged: set[ZoneId] = set()  # zones read from a top outline that shows no paper
         # zones whose top card was looked for by its sides: the other outlines to look at
         searched: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         # and their outlines clear of the one read
@@ -930,6 +931,8 @@ class TableReader:
             cards = []
             # a pile's outlines with three whole sides and a faint fourth, when none has four
             faint: list[npt.NDArray[np.float32]] = []
+            # the likeliest outline with four whole sides, when it shows no paper
+            paperless: list[npt.NDArray[np.float32]] = []
             arrived = None  # the outline of a card that just arrived, from what changed
             if before is not None and before.shape == crop.shape:
                 arrived = _arrived_card(before, crop, geometry.card_width)
@@ -953,7 +956,8 @@ class TableReader:
                 # the players pressed spit): its sides are then looked for at full size
                 # (slower, so only then).
                 beside: list[npt.NDArray[np.float32]] = []
-                tops = (_zone_tops(crop, offset, geometry, zone, aside=beside)
+                tops = (_zone_tops(crop, offset, geometry, zone, aside=beside,
+                                   paperless=paperless)
                         or _zone_tops(crop, offset, geometry, zone, fine=True, faint=faint,
                                       aside=beside))
                 searched[zone] = tops[1:]
@@ -1003,9 +1007,20 @@ class TableReader:
                 # Something lies in the column, but no outline fits a card: the top card
                 # on a stack that shows below it makes one region too long for a card.
                 # The card showing four whole sides is the top (as on a centre pile).
-                tops = _zone_tops(crop, offset, geometry, zone)
+                tops = _zone_tops(crop, offset, geometry, zone, paperless=paperless)
                 if tops:
                     cards.append(FoundCard(tops[0], 1.0, False, True))
+            if (not cards and paperless and self._table_colour is not None
+                    and self._foreign_fraction(image, geometry, zone) > COVER_FRACTION
+                    and (zone in PILE_ZONES or not _crosswise(paperless[0], geometry, zone))):
+                # Still nothing, though something unlike the table lies there and a
+                # card-sized outline shows four whole sides: a court card whose picture
+                # leaves little white paper, on a striped cloth that cuts the finder's
+                # regions (dev game 2296: JS on the left pile, and QH dealt in A1, read
+                # as covered for 7 s in plain view).  The reader judges it: a face (or,
+                # in a column, a back) stands; anything else leaves the zone covered.
+                cards.append(FoundCard(paperless[0], 1.0, False, True))
+                judged.add(zone)
             found_by_zone[zone] = cards
         flat = [f for zone in zones for f in found_by_zone[zone]]
         views = [warp_card(image, f.corners) for f in flat]
@@ -1025,7 +1040,7 @@ class TableReader:
             for f in found_by_zone[zone]:
                 r = reads[k]
                 k += 1
-                if r.kind == "none":
+                if r.kind == "none" or (zone in judged and zone in PILE_ZONES and r.kind != "face"):
                     continue
                 seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
                                      float(r.confidence), r.kind == "face", zone, f.covered,
@@ -1676,26 +1691,33 @@ def _zone_tops(crop: npt.NDArray[np.uint8], offset: npt.NDArray[np.float32],
                geometry: TableGeometry, zone: ZoneId, fine: bool = False,
                faint: list[npt.NDArray[np.float32]] | None = None,
                aside: list[npt.NDArray[np.float32]] | None = None,
+               paperless: list[npt.NDArray[np.float32]] | None = None,
                ) -> list[npt.NDArray[np.float32]]:
     """``find_pile_tops`` in a zone's crop, in image pixels: the likeliest top card, then
     the other outlines that overlap it; none when the likeliest shows no paper (a pile's
     top shows a face) or lies outside the zone.  The outlines with three whole sides
     and a faint fourth go into ``faint`` (when given) the same way, when none has four;
-    the zone's other outlines showing paper, clear of the likeliest, into ``aside``."""
+    the zone's other outlines showing paper, clear of the likeliest, into ``aside``; the
+    likeliest, when it lies in the zone but shows no paper, into ``paperless``."""
     three: list[FoundCard] | None = [] if faint is not None else None
     found = find_pile_tops(crop, geometry.card_width, fine=fine, faint=three)
     if faint is not None and three:
         faint += _pile_outlines(three, offset, geometry, zone)
-    return _pile_outlines(found, offset, geometry, zone, aside)
+    return _pile_outlines(found, offset, geometry, zone, aside, paperless)
 
 
 def _pile_outlines(found: Sequence[FoundCard], offset: npt.NDArray[np.float32],
                    geometry: TableGeometry, zone: ZoneId,
                    aside: list[npt.NDArray[np.float32]] | None = None,
+                   paperless: list[npt.NDArray[np.float32]] | None = None,
                    ) -> list[npt.NDArray[np.float32]]:
     """``_zone_tops`` of the outlines ``find_pile_tops`` gave."""
     tops = [(t.corners + offset, t.face_up) for t in found]
-    if not tops or not tops[0][1] or not _belongs(geometry, zone, tops[0][0]):
+    if not tops or not _belongs(geometry, zone, tops[0][0]):
+        return []
+    if not tops[0][1]:
+        if paperless is not None:
+            paperless.append(tops[0][0])
         return []
     first = tops[0][0]
     rest = [c for c, face_up in tops[1:] if face_up and _belongs(geometry, zone, c)]

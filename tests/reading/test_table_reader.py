@@ -976,6 +976,45 @@ def test_a_deal_of_small_cards_on_gingham_is_found_at_once(
                if zone[0] in "AB")
 
 
+def _picture_card(card: Card) -> np.ndarray:
+    """``plain_face(card)`` with a coloured picture over all but a thin white margin, as
+    a court card of some decks shows: too little paper for the finder's face test."""
+    face = plain_face(card)
+    for k, colour in enumerate([(40, 40, 200), (200, 60, 40), (30, 190, 220), (120, 40, 120)]):
+        face[8 + 31 * k:8 + 31 * (k + 1), 8:-8] = colour
+    return face
+
+
+@pytest.mark.parametrize("zone", ["left", "A3"])
+def test_a_card_of_little_paper_that_no_region_fits_is_read_by_its_four_sides(
+        monkeypatch: pytest.MonkeyPatch, zone: str) -> None:
+    # dev game 2296, kde-gm-paris on stripes: the stripes cut every region of JS on the
+    # left pile, and of QH dealt in A1; the outline of their four sides was refused for
+    # showing too little white paper, so both read as covered for 7 s in plain view
+    from tablecam.geometry import DealtCard, geometry_from_deal
+    from tablecam.reading import table_reader
+
+    card = Card.parse("QD")
+    picture = _picture_card(card)
+    classifier = TemplateReader()
+    classifier.templates += [(picture.astype(np.float32), card),
+                             (np.rot90(picture, 2).astype(np.float32), card)]
+    up = [card if z == zone else c for z, c in zip(ZONE_IDS[:10], UP, strict=False)]
+    # (on the pile, over the spit card)
+    scene = spit_deal_scene(up, seed=14, faces={card: picture},
+                            centre=[Card.parse("JC")] if zone == "left" else [])
+    geometry = geometry_from_deal([DealtCard(corners, c is not None)
+                                   for z, (corners, c) in scene.truth.items()
+                                   if z not in ("left", "right")])
+    if zone == "left":
+        paste(scene.image, picture, tuple(scene.truth["left"][0].mean(axis=0) + (9.0, 5.0)),
+              12.0, 63 * 1.2)
+    monkeypatch.setattr(table_reader, "find_cards", lambda *args, **kwargs: [])
+    reading = TableReader(classifier, geometry).read(_frame(0.0, scene.image))
+    assert (reading.zones[zone].state, reading.zones[zone].card) == ("face_up", card)
+    assert reading.zones["right"].state == "empty"
+
+
 def _column_read_through(monkeypatch: pytest.MonkeyPatch, classifier: TemplateReader, zone: str,
                          outline: Any) -> Any:
     """How ``zone`` of a dealt table reads when the finder outlines only
