@@ -233,6 +233,8 @@ class Tracker:
         #: A column's named top read as another card of its colour within this long of
         #: its last agreeing read, no back shown between, is that card read again.
         self.reread_s = 0.4
+        #: A card played, the one under it turned up and played too take longer than this.
+        self.chain_s = 0.6
         #: Columns each player should lay at the next deal (set by the pipeline from the
         #: referee's counts); lets a deal be reported as soon as it is complete.
         self.expected_columns: dict[Seat, int] | None = None
@@ -1642,6 +1644,16 @@ class Tracker:
                 # the held card still to land).
                 hand = self._in_hand[twin]
                 return self._play(t, hand.seat, hand.column, twin, pile)
+            near = self._misread_neighbour(t, pile, card) if not self.spit_expected else None
+            if near is not None:
+                # A never-seen card that does not fit the pile's top, one rank from the
+                # card of its suit that left a column just now and fits there: that
+                # card, its rank misread.  Played, the card under it turned up and
+                # played too would take longer (dev game 2078: 9D laid on 8D, read 10D
+                # on the pile 0.2 s after 9D left A5, whose back then showed, was taken
+                # for 9D and then 10D played from A5, and the pile's take came one over).
+                hand = self._in_hand[near]
+                return self._play(t, hand.seat, hand.column, near, pile)
             under_hand = self._covered_unread_top(card) if not self.spit_expected else None
             if under_hand is not None:
                 # The unread top of a column a hand covers, whose reads liked this card
@@ -1807,6 +1819,17 @@ class Tracker:
         hand = max(hands, key=lambda h: (h.evidence.get(card, 0.0), -h.since))
         self._unknown_hands.remove(hand)
         return self._play(t, hand.seat, hand.column, card, pile)
+
+    def _misread_neighbour(self, t: float, pile: Pile, card: Card) -> Card | None:
+        """The one card in a hand, of ``card``'s suit and one rank from it, that left its
+        column under ``chain_s`` ago and fits ``pile``'s top, where ``card`` does not."""
+        top = self._top(pile)
+        if top is None or card.fits_on(top):
+            return None
+        near = [known for known, hand in self._in_hand.items()
+                if known.suit == card.suit and card.fits_on(known) and known.fits_on(top)
+                and t - hand.since < self.chain_s]
+        return near[0] if len(near) == 1 else None
 
     def _same_rank_in_hand(self, pile: Pile, card: Card) -> Card | None:
         """The one card in a hand with ``card``'s rank and another suit that fits ``pile``."""

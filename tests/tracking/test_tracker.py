@@ -245,6 +245,17 @@ def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> No
     assert [e.card for e in out if isinstance(e, Reveal)] == [c("9S")]
 
 
+def test_a_pile_top_one_rank_from_the_card_just_lifted_is_that_card_misread() -> None:
+    # dev game 2078, cards 30 pixels wide: 9D laid on 8D read 10D on the pile 0.2 s
+    # after it left A5, whose back then showed; taken for 9D played and 10D turned up
+    # and played as well, the pile's take came one card over
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(4)])
+    out += run(tracker, [(1.15 + i / 30, dict(BASE, A2="down", left="10D")) for i in range(20)])
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("9D"), "left", 2)]
+    assert not [e for e in out if isinstance(e, Reveal)]
+
+
 def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> SyntheticReading:
     """``reading`` with ``zone`` face up but unnamed, the reader liking ``liked``."""
     zones = dict(reading.zones)
