@@ -1286,8 +1286,10 @@ class Tracker:
                 # On a pile as a spit card or another column's play: the reader's name
                 # for this column's top was a misread, and what left is unknown (dev
                 # game 2078: A's 9H in A3, read 10H, the spit card that came down in
-                # the same moment; 9H was then taken for a spit card of its own)
-                self._unknown_hands.append(_InHand(seat, column, t, self._zones[name].last_evidence))
+                # the same moment; 9H was then taken for a spit card of its own); the
+                # name it was read by is kept as the reader's likeliest face for it
+                self._unknown_hands.append(_InHand(seat, column, t,
+                                                   {**self._zones[name].last_evidence, card: 1.0}))
             return []  # already seen landing on a pile
         for i in range(1, 6):
             if (i != column and self._column_value(seat, i) == ("face_up", card)
@@ -1547,6 +1549,9 @@ class Tracker:
                 if twin is not None and zone is not None and not zone.untouched:
                     hand = self._in_hand[twin]
                     return self._play(t, hand.seat, hand.column, twin, pile)
+                source = self._liked_source(card) if not self.spit_expected else None
+                if source is not None and zone is not None and not zone.untouched:
+                    return self._placed_wrongly(t, pile, card, source)
                 if self.spit_expected and zone is not None and not zone.untouched:
                     # ... and with spit cards due, a hand laid it: a spit card, unread
                     # (dev game 2078: the spit card 9D, read as the 10D under the top
@@ -1819,6 +1824,28 @@ class Tracker:
         hand = max(hands, key=lambda h: (h.evidence.get(card, 0.0), -h.since))
         self._unknown_hands.remove(hand)
         return self._play(t, hand.seat, hand.column, card, pile)
+
+    def _placed_wrongly(self, t: float, pile: Pile, card: Card, source: _InHand) -> list[Tracked]:
+        """``card``, which we had placed on a pile before, laid now from ``source``, the
+        column that named it before it left unseen: the earlier sighting was the misread
+        (dev game 2296, cards 30 pixels wide: B's 2D read 2H on the right pile; A's 2H,
+        the round's last card, laid on 3H there 1.5 s later, was taken for the card under
+        the top showing again and never reported, and both takes were one out).  The
+        earlier card stays counted, unnamed."""
+        for placed in self._r.pile_cards.values():
+            for k, known in enumerate(placed):
+                if known == card:
+                    placed[k] = None
+        self._located_cache = None
+        self._unknown_hands.remove(source)
+        return self._play(t, source.seat, source.column, card, pile)
+
+    def _liked_source(self, card: Card) -> _InHand | None:
+        """The one card that left a column unseen whose reads there liked ``card`` best."""
+        liked = [hand for hand in self._unknown_hands
+                 if hand.evidence and hand.evidence.get(card, 0.0) >= self.candidate_floor
+                 and hand.evidence[card] == max(hand.evidence.values())]
+        return liked[0] if len(liked) == 1 else None
 
     def _misread_neighbour(self, t: float, pile: Pile, card: Card) -> Card | None:
         """The one card in a hand, of ``card``'s suit and one rank from it, that left its

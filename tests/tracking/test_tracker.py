@@ -256,6 +256,30 @@ def test_a_pile_top_one_rank_from_the_card_just_lifted_is_that_card_misread() ->
     assert not [e for e in out if isinstance(e, Reveal)]
 
 
+def test_a_card_placed_under_a_pile_s_top_laid_there_from_a_column_that_named_it_is_played() -> None:
+    # dev game 2296, cards 30 pixels wide: B's 2D was read 2H in B's column and on the
+    # right pile; A's real 2H, the round's last card, laid on 3H there, was taken for
+    # the card under the top showing again and never reported: both takes one out
+    base = {"A1": "3C", "A2": "9S", "B1": "2H", "B2": "QS", "left": "8S", "right": "AS",
+            "spitA": "down", "spitB": "down"}
+    tracker = started(base)
+    steps = [(0.2, 24, {}), (1.0, 3, {"B1": "covered", "right": "covered"}),
+             (1.1, 12, {"B1": "empty", "right": "2H"}),
+             (1.5, 3, {"B1": "empty", "right": "2H", "A2": "covered", "left": "covered"}),
+             (1.6, 12, {"B1": "empty", "right": "2H", "A2": "down", "left": "9S"}),
+             (2.0, 15, {"B1": "empty", "right": "2H", "left": "9S", "A2": "2H"}),
+             (2.5, 3, {"B1": "empty", "left": "9S", "A2": "2H", "A1": "covered", "right": "covered"}),
+             (2.6, 12, {"B1": "empty", "left": "9S", "A2": "2H", "A1": "empty", "right": "3C"}),
+             (3.0, 3, {"B1": "empty", "left": "9S", "A1": "empty", "A2": "covered", "right": "covered"}),
+             (3.1, 30, {"B1": "empty", "left": "9S", "A1": "empty", "A2": "down", "right": "2H"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    plays = [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)]
+    assert plays == [("B", c("2H"), "right", 1), ("A", c("9S"), "left", 2),
+                     ("A", c("3C"), "right", 1), ("A", c("2H"), "right", 2)]
+
+
 def unread(reading: SyntheticReading, zone: str, *liked: tuple[str, float]) -> SyntheticReading:
     """``reading`` with ``zone`` face up but unnamed, the reader liking ``liked``."""
     zones = dict(reading.zones)
