@@ -7,7 +7,10 @@ reader does there against the Module 3's larger cards.  Finding is left out (the
 outline is the label's), so only the reader is measured.  Training decks only, so it is
 a development set: the reserved families are measured by ``eval_recognize.py``.
 
-    nice -n 10 .venv/bin/python benchmarks/reader_by_size.py [--stills 25] [--model M]
+    nice -n 10 .venv/bin/python benchmarks/reader_by_size.py [--stills 25] [--model M] [--first-only]
+
+``--first-only`` reads without the second opinion, as the live table reader reads the
+columns of cards 45 pixels wide or more (``table_reader.SMALL_CARD_PX``).
 """
 
 from __future__ import annotations
@@ -33,8 +36,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stills", type=int, default=25, help="stills per lens")
     parser.add_argument("--model", type=Path, default=None, help="card-reading model")
+    parser.add_argument("--first-only", action="store_true",
+                        help="without the model's second opinion")
     args = parser.parse_args()
-    reader = CardClassifier(args.model)
+    reader = CardClassifier(args.model, second_opinion=not args.first_only)
     tally: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for lens in LENSES:
         for seed in range(FIRST_SEED, FIRST_SEED + args.stills):
