@@ -189,7 +189,8 @@ PILE_UNCHANGED: Final = 0.02
 #: cards narrower than this (pixels; the wide lens about a metre up shows them 28-40
 #: wide at 1280x720) have their column tops shown to the second opinion too: there the
 #: corner reader alone names 70 % of face-up cards 30-40 pixels wide, with the second
-#: opinion 87 %, none more of them wrong (training-deck stills of the wide lens)
+#: opinion 87 %, none more of them wrong (training-deck stills of the wide lens,
+#: ``benchmarks/reader_by_size.py --stills 40 [--first-only]``)
 SMALL_CARD_PX: Final = 45.0
 
 
