@@ -256,6 +256,8 @@ class Tracker:
         self._in_hand: dict[Card, _InHand] = {}
         self._unseen_left: list[_InHand] = []  # face-down cards turned up and gone unseen
         self._unknown_hands: list[_InHand] = []  # unreadable tops that left their column
+        # columns hidden at the deal, taken to hold a face: the first face read there is it
+        self._dealt_hidden: set[str] = set()
         self._held_reveals: dict[tuple[Seat, int], Reveal] = {}
         self._pending_spit: dict[Pile, Card | None] = {}
         self._spit_since = 0.0
@@ -562,6 +564,7 @@ class Tracker:
                 else:
                     out += self._column_arrival(t, seat, column, new[1], old[0] == "empty", old[1],
                                                 old[0] == "face_down")
+        self._dealt_hidden -= changed_now
         out += self._timeouts(t)
         return out
 
@@ -1181,7 +1184,9 @@ class Tracker:
             return []
         for name in hidden_faces:
             self._zones[name].accepted = ("face_up", None)
-        return self._start_round(t, laid)
+        out = self._start_round(t, laid)
+        self._dealt_hidden = set(hidden_faces)
+        return out
 
     def _hidden_column(self, seat: Seat, column: int) -> bool:
         zone = self._zones.get(f"{seat}{column}")
@@ -1342,9 +1347,10 @@ class Tracker:
 
     def _read_at_last(self, name: str, card: Card | None, t: float) -> bool:
         """Is a named face in a column whose top could not be read that same top, read at
-        last (no hand for 0.6 s, or the reader already listed it for the unread top)?"""
+        last (no hand for 0.6 s, or the reader already listed it for the unread top, or
+        the column was hidden at the deal and this is the first face read there)?"""
         zone = self._zones[name]
-        return t - zone.last_hidden > 0.6 or (
+        return name in self._dealt_hidden or t - zone.last_hidden > 0.6 or (
             card is not None and zone.last_evidence.get(card, 0.0) >= self.candidate_floor)
 
     def _left_at(self, card: Card | None, t: float) -> float:
