@@ -283,6 +283,9 @@ class Tracker:
         #: A top the tracker believes, that the reader did not name but likes best with
         #: at least this probability in the frame, may bear a "Spit!" (``unnamed_tops``).
         self.liked_floor = 0.5
+        #: ... but not a column's, when the reader gives another rank there at least this
+        #: likely and a card of that rank would fit a pile (``_doubt_fits``).
+        self.liked_doubt = 0.1
         #: ... as may a top traced from its column (``_Round.traced``), unless the reader
         #: all but names another face there: this likely (a 9 read as a 6 at 0.55 is no
         #: reason to doubt where the one card in a hand went; dev game 2064).
@@ -969,7 +972,19 @@ class Tracker:
         now (it did not name it, but would pick no other)?"""
         top = self._believed_top(name, zone)
         return (top is not None and zone.liked == top and zone.liked_p >= self.liked_floor
-                and zone.last_agree >= self._last_t)
+                and zone.last_agree >= self._last_t and not self._doubt_fits(name, zone, top))
+
+    def _doubt_fits(self, name: str, zone: _Zone, top: Card) -> bool:
+        """Does the reader give column ``name``'s card, which we believe is ``top``,
+        another rank at ``liked_doubt`` or more that fits a pile?  Then a "Spit!" does
+        not rest on ``top``, but on the ranks the reader is sure of (``sure_ranks``):
+        dev game 2546, A4's 9H, never named, liked as 8H 0.70, 10H 0.16 or 9H 0.14 on
+        piles of 3H and 10D, was taken for 8H, and "Spit!" was called 0.55 s before the
+        table stuck."""
+        return name in COLUMN_ZONES and any(
+            card.rank != top.rank and p >= self.liked_doubt
+            and any(self._fits_top(pile, card) for pile in PILES)
+            for card, p in zone.looks)
 
     def settled_spit(self) -> dict[Seat, str]:
         """Each player's spit pile as the camera shows it now: "face_down" (cards left),

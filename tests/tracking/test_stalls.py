@@ -88,6 +88,20 @@ def test_an_unread_column_top_of_a_sure_rank_that_fits_no_pile_bears_the_spit_ca
     assert stalls([(t, dict(zones, A1="?5C:0.6,4C:0.3")) for t, zones in frames]) == []
 
 
+def test_a_column_top_liked_best_bears_no_call_while_another_likely_rank_of_it_fits() -> None:
+    # Dev game 2546: A4's 9H, never named, was liked as 8H 0.70, 10H 0.16 or 9H 0.14 on
+    # piles of 3H and 10D; taken for 8H, it bore a "Spit!" 0.55 s before the table stuck.
+    # Here A1, liked as 5C at the deal, might be a seven, which fits 8H: no call.
+    def game(a1: str) -> list[tuple[float, dict[str, str]]]:
+        frames = [(i / 30, dict(STUCK, A1=a1)) for i in range(6)]
+        return frames + [(i / 30, dict(STUCK, A1=a1, left="8H", right="2S")) for i in range(6, 40)]
+
+    assert stalls(game("?5C:0.7,4C:0.16,7C:0.14")) == []
+    # The same doubt over a rank that fits no pile is no reason to wait.
+    called = stalls(game("?5C:0.7,4C:0.16,10C:0.14"))
+    assert len(called) == 1 and called[0] < 12 / 30
+
+
 def test_a_collision_loser_still_in_its_hand_does_not_hold_back_the_spit_call() -> None:
     # A's 9C and B's 7D both go for 8H; 9C lands first, and 7D, which fits neither 9C
     # nor 2S, can only go back to B1.  A turns up 4S, and nothing fits: "Spit!" is
