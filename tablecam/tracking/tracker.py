@@ -273,6 +273,7 @@ class Tracker:
         self._deferred: dict[str, tuple[ZoneValue, float, bool]] = {}
         self._located_cache: dict[Card, str] | None = None
         self._reread: set[str] = set()  # zones the reader read afresh in this frame
+        self._frame_zones: Mapping[str, ZoneObservationLike] = {}  # this frame's reading
         #: An unreadable face is named after its likeliest *possible* card when the
         #: reader gives that card at least ``candidate_floor`` and ``candidate_margin``
         #: times the next possible one (``deal_floor`` at the deal, where few cards
@@ -356,6 +357,7 @@ class Tracker:
         self._last_t = t
         reread = set(getattr(reading, "reread", ()) or ())
         self._reread = reread
+        self._frame_zones = reading.zones
         self._located_cache = None
         self.firm = []
         if not self.spit_expected:
@@ -598,13 +600,22 @@ class Tracker:
             return None
         if (card is not None and card != accepted and name in COLUMN_ZONES
                 and self._phase == "playing"):
-            where, owner, _place = self._where(card)
+            where, owner, place = self._where(card)
             if where in ("column", "hand") and owner is not None and owner != name[0]:
                 # Cards never pass between the players' tableaux: a card the other
                 # player's column or hand holds is a misread here, of the card that lies
                 # here (dev game 2078: B2's 3C, read 3S at 0.87-0.93 after a hand passed
                 # while A3 showed 3S, was taken for a card gone into a hand, which held
                 # every "Spit!" back to the players' press for the rest of the round)
+                card = None
+            elif (where == "column" and accepted is not None and f"{owner}{place}" != name
+                    and self._still_holds(f"{owner}{place}", card)):
+                # Nor is a card that another of the player's columns still holds as far
+                # as the camera shows: no card is laid on a column's card, and one lifted
+                # from under a hand would leave something else showing there (dev game
+                # 2546: B's 2C, named in B5, read 2S after hands had passed over it for
+                # 2 s, with 2S in B2; when 2C was moved out, "2S" was taken for moved
+                # from B5 onto B2, and a pile's take came one out)
                 card = None
         if card is not None:
             return card
@@ -1341,6 +1352,16 @@ class Tracker:
             return False
         return not any(other != name and self._zones[other].accepted[1] in (card, now)
                        for other in COLUMN_ZONES if other in self._zones)
+
+    def _still_holds(self, name: str, card: Card) -> bool:
+        """Do we believe column ``name`` holds ``card``, with nothing else read there in
+        this frame (the reader names ``card`` there, or a face it cannot name, or a hand
+        hides it) and no change being voted on?"""
+        zone = self._zones.get(name)
+        obs = self._frame_zones.get(name)
+        return (zone is not None and zone.accepted == ("face_up", card) and zone.candidate is None
+                and obs is not None and (obs.state == "covered" or (
+                    obs.state == "face_up" and obs.card in (card, None))))
 
     def _covered_unread_top(self, card: Card) -> str | None:
         """The one covered column whose unread top the reader liked best as ``card``

@@ -236,6 +236,25 @@ def test_a_column_top_read_at_once_as_another_card_of_its_colour_is_that_card() 
     assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("9H"), "left", 2)]
 
 
+def test_a_column_top_read_as_the_card_another_of_its_columns_holds_is_its_own_card() -> None:
+    # dev game 2546, cards 36 pixels wide: B's 2C in B5, named, read as 2S after hands had
+    # passed over it for 2 s, while B2 held the real 2S; when 2C was moved out, "2S" was
+    # taken for moved from B5 onto the 2S in B2, and the pile's take came one out
+    base = {"A1": "5C", "A2": "5S", "B1": "KH", "B2": "QS", "left": "6H", "right": "2S",
+            "spitA": "down", "spitB": "down"}
+    tracker = started(base)
+    # (a hand passing over A2 meanwhile lifts nothing onto A1)
+    steps = [(0.2, 24, {}), (1.0, 30, {"A1": "covered"}), (2.0, 10, {"A1": "5S"}),
+             (2.34, 6, {"A1": "5S", "A2": "covered"}), (2.54, 4, {"A1": "5S"}),
+             (2.7, 3, {"A1": "covered", "left": "covered"}), (2.8, 30, {"A1": "down", "left": "5C"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    assert [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [
+        ("A", c("5C"), "left", 1)]
+    assert not [e for e in out if isinstance(e, Move | Reveal)]
+
+
 def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> None:
     # red for black is no misread of a small card: the card left (unseen) and the one
     # under it was turned up
