@@ -1491,6 +1491,19 @@ class Tracker:
             self._unknown_hands.remove(unread)
             return [Move(t, self.round, seat, card, unread.column, column),
                     *self._release_reveal(seat, unread.column)]
+        held = [(other, hand) for other, hand in self._in_hand.items()
+                if hand.seat == seat and hand.column != column]
+        if (was_empty and len(held) == 1 and not any(u.seat == seat for u in self._unseen_left)
+                and not any(h.seat == seat for h in self._unknown_hands)):
+            # Only a card from another of the player's columns goes into an empty one, and
+            # this card was seen nowhere: it is the one such card in a hand, misnamed in
+            # its column (dev game 2078, cards 30 pixels wide: A's KS, read AS in A5, was
+            # moved to the empty A1 and named KS there; the move went unreported, and AS
+            # was later taken for played on the pile it fitted, a take one card out).
+            other, hand = held[0]
+            del self._in_hand[other]
+            return [Move(t, self.round, seat, card, hand.column, column),
+                    *self._release_reveal(seat, hand.column)]
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
 

@@ -255,6 +255,24 @@ def test_a_column_top_read_as_the_card_another_of_its_columns_holds_is_its_own_c
     assert not [e for e in out if isinstance(e, Move | Reveal)]
 
 
+def test_a_card_seen_nowhere_moved_into_an_empty_column_is_the_card_lifted_from_another() -> None:
+    # dev game 2078, cards 30 pixels wide: A's KS, read AS in A5, was moved to the empty
+    # A1 and named KS there; KS "appeared from nowhere", the move went unreported, and AS
+    # was later taken for played on the pile it fitted, so the takes came one out
+    tracker = started()
+    steps = [(0.2, 24, {}), (1.0, 3, {"A1": "covered", "left": "covered"}),
+             (1.1, 20, {"A1": "empty", "left": "7C"}),
+             (1.8, 3, {"A1": "covered", "A2": "covered", "left": "7C"}),
+             (1.9, 30, {"A1": "9H", "A2": "empty", "left": "7C"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(BASE, **zones)) for i in range(frames)])
+    assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
+    assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
+        ("A", c("9H"), 2, 1)]
+    assert not [e for e in out if isinstance(e, Unsure)]
+
+
 def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> None:
     # red for black is no misread of a small card: the card left (unseen) and the one
     # under it was turned up
