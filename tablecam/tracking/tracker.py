@@ -672,12 +672,16 @@ class Tracker:
         if (best is None and name in PILES and possible is not None and not self.spit_expected
                 and favourite is not None and favourite in possible
                 and liked[favourite] >= self.liked_floor
-                and self._where(favourite)[0] in ("column", "hand")):
+                and self._where(favourite)[0] in ("column", "hand")
+                and (favourite in self._in_hand or not self._awaited(name))):
             # The reader likes best, at half or more, a card that may have left its
             # column under a hand and fits: that card, though a card never seen is liked
             # a little less (it would have to be turned up in view first; dev game 2040:
             # A's AD, lifted from under a hand resting on A2, liked as AD 0.59 or AH 0.39
-            # on 2S, was taken for a spit card nobody was due to turn).
+            # on 2S, was taken for a spit card nobody was due to turn).  Not while a card
+            # seen leaving its column is in a hand and fits (dev game 2078: B's 3S,
+            # lifted from B5, laid on 4C as B's arm passed over A's 5S, and liked as 5S
+            # 0.68 or 5C 0.21, was taken for 5S played from under the arm).
             return favourite
         if (name in PILES and possible is not None and accepted is not None and best == accepted
                 and self.spit_expected and zone.accepted_named >= self.stable_frames

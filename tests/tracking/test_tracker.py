@@ -413,6 +413,24 @@ def test_a_held_card_liked_once_on_the_pile_it_fits_is_played_at_once() -> None:
     assert [e for e in out if not isinstance(e, Unsure)] == [Play(1.3, 1, "A", c("7C"), "left", 1)]
 
 
+def test_a_card_lifted_in_plain_view_lands_rather_than_one_a_hand_only_passed_over() -> None:
+    """Dev game 2078, cards 30 pixels wide: B lifted 3S (its column showed the back) and
+    laid it on 4C as B's arm passed over A's 5S; the new top, unnamed, was liked as 5S
+    0.68 or 5C 0.21, and 5S was taken for played from under the arm.  5S still showed in
+    its column, and its later move and play went unreported."""
+    base = dict(BASE, B1="9S")
+    tracker = started(base)
+    out = run(tracker, [(1.0 + i / 30, dict(base, B1="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(base, B1="empty")) for i in range(4)])
+    out += run(tracker, [(1.25 + i / 30, dict(base, B1="empty", A1="covered", left="covered"))
+                         for i in range(2)])
+    for i in range(20):
+        zones = dict(base, B1="empty", A1="covered" if i < 3 else "7C")
+        out += tracker.update(unread(frame(1.35 + i / 30, **zones), "left", ("7C", 0.68), ("7S", 0.21)))
+    assert [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [
+        ("B", c("9S"), "left", 1)]
+
+
 def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
     """One frame naming a card nobody holds (9D still lies in A's column 2) is a misread."""
     tracker = started()
