@@ -827,7 +827,13 @@ class Referee:
     def _move(self, event: Move, firm: bool = True) -> list[Call]:
         calls: list[Call] = [Call(event.t, self._stamp(event), None)]
         target = self.table.column(event.player, event.to_column)
-        if target is not None and target.has_up and target.up is not None and firm:
+        # (a card seen in the empty column before it was seen leaving its old one, taken
+        # in already by ``reconcile``: no card lies under it; dev game 2078, where such
+        # a move counted a face-down card under KS, and moving KS into an empty column
+        # held back the next "Spit!")
+        there = (target is not None and target.has_up and event.card is not None
+                 and target.up == event.card)
+        if target is not None and target.has_up and target.up is not None and firm and not there:
             reason = f"column {event.to_column} is not empty; cards move only into an empty column"
             calls.append(Call(event.t, Illegal(event.t, self.round, reason, event.player, event.card,
                                                None, event.to_column),
@@ -835,7 +841,8 @@ class Referee:
         self.table.remove_top(event.player, event.from_column)
         self._unread_reveal.pop((event.player, event.from_column), None)
         self._emptied.pop((event.player, event.to_column), None)  # it was empty
-        self.table.put_on_column(event.player, event.to_column, event.card)
+        if not there:
+            self.table.put_on_column(event.player, event.to_column, event.card)
         return calls + self._after_change(event.t)
 
     def _takeback(self, event: Takeback) -> list[Call]:

@@ -12,6 +12,8 @@ from tablecam.events import (
     AnyEvent,
     Deal,
     GameEnd,
+    Illegal,
+    Move,
     Play,
     Reveal,
     RoundEnd,
@@ -786,6 +788,26 @@ def test_reconcile_believes_a_column_top_the_reader_names_over_the_one_we_guesse
         shown_a = [("face_up", shown_a1), ("face_up", c("KD")), ("face_up", c("KH"))]
         referee.reconcile(2.5, {"A": shown_a, "B": shown_b}, unnamed=unnamed)
         assert referee.table.column("A", 1).up == expected  # type: ignore[union-attr]
+
+
+def test_a_move_into_a_column_that_already_shows_the_card_stacks_nothing() -> None:
+    # dev game 2078: A's KS, read AS in A5, was seen in the empty A2 first (taken in by
+    # reconcile), then reported moved there once A5 showed its back; the move counted a
+    # face-down card under KS, and "move KS to an empty column" held back the next "Spit!"
+    referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "JD", "KH", "QS", "10C"])
+    referee.observe(Spit(2.0, 1, {"left": c("8H"), "right": c("AS")}))
+    referee.observe(Play(3.0, 1, "A", c("7C"), "left", 1))
+    up = ("face_up", None)
+    b_cols = [up] * 5
+    a_cols = [("face_up", c("5S")), ("face_up", c("2D")), ("face_up", c("3H")), ("face_up", c("4S")),
+              ("unsettled", None)]
+    referee.reconcile(3.5, {"A": a_cols, "B": b_cols})
+    assert referee.table.column("A", 1).up == c("5S")  # type: ignore[union-attr]
+    calls = referee.observe(Move(3.6, 1, "A", c("5S"), 5, 1))
+    a1, a5 = referee.table.column("A", 1), referee.table.column("A", 5)
+    assert a1 is not None and a1.up == c("5S") and a1.down == 0
+    assert a5 is not None and not a5.has_up and a5.awaiting_reveal
+    assert not [call for call in calls if isinstance(call.event, Illegal)]
 
 
 def test_a_back_shown_for_a_moment_over_a_column_top_is_no_reveal_when_the_top_shows_again() -> None:
