@@ -210,6 +210,9 @@ class _Round:
     #: piles whose top is a card played unread that its column's reads gave one rank
     #: surely: the pile's length then, and that rank (``sure_ranks``)
     unread_ranks: dict[Pile, tuple[int, Rank]] = field(default_factory=dict)
+    #: named cards seen nowhere before that came into an empty column with no card in a
+    #: hand to explain them: (seat, card, column, time)
+    nowhere: list[tuple[Seat, Card, int, float]] = field(default_factory=list)
 
 
 class Tracker:
@@ -233,6 +236,9 @@ class Tracker:
         #: A column's named top read as another card of its colour within this long of
         #: its last agreeing read, no back shown between, is that card read again.
         self.reread_s = 0.4
+        #: A card seen nowhere that came into an empty column is the card of the same
+        #: colour that leaves another of the player's columns within this long after.
+        self.nowhere_s = 1.0
         #: A card played, the one under it turned up and played too take longer than this.
         self.chain_s = 0.6
         #: Columns each player should lay at the next deal (set by the pipeline from the
@@ -1331,6 +1337,17 @@ class Tracker:
                     and f"{seat}{i}" not in changed_now):
                 # Seen in its new column (in an earlier frame) before it was seen leaving this one.
                 return [Move(t, self.round, seat, card, column, i)]
+        came = next((c for c in self._r.nowhere if c[0] == seat and t - c[3] <= self.nowhere_s
+                     and c[1].suit.is_red == card.suit.is_red
+                     and self._column_value(seat, c[2]) == ("face_up", c[1])), None)
+        if came is not None:
+            # Just before, a card seen nowhere came into another of the player's columns,
+            # which was empty: only a column's card goes there, so it is this one, which
+            # a hand hid leaving (dev game 2078, cards 30 pixels wide: A's KS, read AS in
+            # A5, was moved to the empty A2 as a hand hid A5; the move went unreported,
+            # and AS, taken to be in A's hand, was later taken for the spit card AC).
+            self._r.nowhere.remove(came)
+            return [Move(t, self.round, seat, came[1], column, came[2])]
         self._in_hand[card] = _InHand(seat, column, t, down=self._r.down.get((seat, column), 0),
                                       named=self._zones[name].left_named)
         return []
@@ -1508,6 +1525,8 @@ class Tracker:
             del self._in_hand[other]
             return [Move(t, self.round, seat, card, hand.column, column),
                     *self._release_reveal(seat, hand.column)]
+        if was_empty:
+            self._r.nowhere.append((seat, card, column, t))
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
 

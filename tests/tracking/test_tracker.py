@@ -273,6 +273,24 @@ def test_a_card_seen_nowhere_moved_into_an_empty_column_is_the_card_lifted_from_
     assert not [e for e in out if isinstance(e, Unsure)]
 
 
+def test_a_card_seen_nowhere_in_an_empty_column_just_before_another_column_s_card_left_is_it() -> None:
+    # dev game 2078, cards 30 pixels wide: A's KS, read AS in A5, was moved to the empty
+    # A2 under a hand that hid A5 until KS showed in A2; the move went unreported, and AS,
+    # taken to be in A's hand, was later taken for the spit card AC
+    tracker = started()
+    steps = [(0.2, 24, {}), (1.0, 3, {"A1": "covered", "left": "covered"}),
+             (1.1, 20, {"A1": "empty", "left": "7C"}),
+             (1.8, 6, {"A1": "empty", "A2": "covered", "left": "7C"}),
+             (2.0, 6, {"A1": "9H", "A2": "covered", "left": "7C"}),
+             (2.2, 30, {"A1": "9H", "A2": "down", "left": "7C"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(BASE, **zones)) for i in range(frames)])
+    assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
+        ("A", c("9H"), 2, 1)]
+    assert not tracker.busy  # no card is waited for
+
+
 def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> None:
     # red for black is no misread of a small card: the card left (unseen) and the one
     # under it was turned up
