@@ -623,6 +623,10 @@ class Tracker:
                 # 2 s, with 2S in B2; when 2C was moved out, "2S" was taken for moved
                 # from B5 onto B2, and a pile's take came one out)
                 card = None
+            elif (where == "pile" and accepted is not None and place in PILES
+                    and self._r.pile_cards[place][-1] != card):  # type: ignore[index]
+                # Nor is a card under a pile's top, which never comes back up
+                card = None
         if card is not None:
             return card
         if accepted is not None and (zone.last_hidden < zone.accepted_at or name in COLUMN_ZONES):
@@ -1456,6 +1460,15 @@ class Tracker:
                 self._r.played_from.pop(card, None)
                 out.append(Takeback(t, self.round, seat, card, pile))
                 return out
+            lone = self._lone_held(seat, column) if was_empty and cards[-1] != card else None
+            if lone is not None:
+                # A card under a pile's top never comes back up, and only a column's card
+                # goes into an empty one: this is the one such card in the player's
+                # hands, misread (dev game 2078, cards 30 pixels wide: A's KS, moved from
+                # A5 to the empty A3 and read there as AS, which lay under the left
+                # pile's top; KS was taken to be still in A's hand, and the "Spit!" due
+                # was never called).
+                return self._moved_misread(t, seat, column, *lone)
             if cards[-1] == card or not turned:
                 return out
             # A card under a pile's top never comes back up: turned up over a column's
@@ -1512,23 +1525,39 @@ class Tracker:
             self._unknown_hands.remove(unread)
             return [Move(t, self.round, seat, card, unread.column, column),
                     *self._release_reveal(seat, unread.column)]
-        held = [(other, hand) for other, hand in self._in_hand.items()
-                if hand.seat == seat and hand.column != column]
-        if (was_empty and len(held) == 1 and not any(u.seat == seat for u in self._unseen_left)
-                and not any(h.seat == seat for h in self._unknown_hands)):
+        lone = self._lone_held(seat, column) if was_empty else None
+        if lone is not None:
             # Only a card from another of the player's columns goes into an empty one, and
             # this card was seen nowhere: it is the one such card in a hand, misnamed in
             # its column (dev game 2078, cards 30 pixels wide: A's KS, read AS in A5, was
             # moved to the empty A1 and named KS there; the move went unreported, and AS
             # was later taken for played on the pile it fitted, a take one card out).
-            other, hand = held[0]
-            del self._in_hand[other]
-            return [Move(t, self.round, seat, card, hand.column, column),
-                    *self._release_reveal(seat, hand.column)]
+            del self._in_hand[lone[0]]
+            return [Move(t, self.round, seat, card, lone[1].column, column),
+                    *self._release_reveal(seat, lone[1].column)]
         if was_empty:
             self._r.nowhere.append((seat, card, column, t))
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
         return out
+
+    def _lone_held(self, seat: Seat, column: int) -> tuple[Card, _InHand] | None:
+        """The one card in ``seat``'s hands lifted from a column other than ``column``,
+        when no other card of that player's is on its way (unread, or turned unseen)."""
+        held = [(card, hand) for card, hand in self._in_hand.items()
+                if hand.seat == seat and hand.column != column]
+        if (len(held) != 1 or any(u.seat == seat for u in self._unseen_left)
+                or any(h.seat == seat for h in self._unknown_hands)):
+            return None
+        return held[0]
+
+    def _moved_misread(self, t: float, seat: Seat, column: int, card: Card,
+                       hand: _InHand) -> list[Tracked]:
+        """``card``, lifted from ``hand.column``, is what came into the empty ``column``,
+        whatever the reader named there."""
+        del self._in_hand[card]
+        self._zones[f"{seat}{column}"].accepted = ("face_up", card)
+        return [Move(t, self.round, seat, card, hand.column, column),
+                *self._release_reveal(seat, hand.column)]
 
     def _forget_vanished(self, seat: Seat, column: int) -> None:
         """The face-down cards of ``seat``'s ``column`` noted as turned and moved unseen
@@ -1556,19 +1585,14 @@ class Tracker:
             if back is not None:
                 self._unknown_hands.remove(back)  # put back where it was
                 return []
-            held = [(card, hand) for card, hand in self._in_hand.items()
-                    if hand.seat == seat and hand.column != column]
-            if len(held) == 1 and not any(u.seat == seat for u in self._unseen_left):
+            lone = self._lone_held(seat, column)
+            if lone is not None:
                 # Only a card from another of the player's columns goes into an empty one,
                 # and the one such card in a hand is this face the reader cannot name (dev
                 # game 2072: A's AD, named in A5, moved to A1 and read there unnamed; the
                 # move went unreported, A1 held back the "Spit!" as an unknown card that
                 # might still play, and AD's play was put on A5).
-                card, hand = held[0]
-                del self._in_hand[card]
-                self._zones[f"{seat}{column}"].accepted = ("face_up", card)
-                return [Move(t, self.round, seat, card, hand.column, column),
-                        *self._release_reveal(seat, hand.column)]
+                return self._moved_misread(t, seat, column, *lone)
         return []
 
     def _release_reveal(self, seat: Seat, column: int) -> list[Tracked]:

@@ -291,6 +291,29 @@ def test_a_card_seen_nowhere_in_an_empty_column_just_before_another_column_s_car
     assert not tracker.busy  # no card is waited for
 
 
+def test_a_card_moved_into_an_empty_column_and_read_as_a_buried_pile_card_is_the_card_lifted() -> None:
+    # dev game 2078, cards 30 pixels wide: A's KS moved from A5 to the empty A3 and was
+    # read there as AS, which lay under the left pile's top; the move went unreported,
+    # KS was taken to be still in A's hand, and the "Spit!" due was never called
+    base = {"A1": "7C", "A2": "7S", "B1": "6D", "B2": "QS", "left": "8H", "right": "2S",
+            "spitA": "down", "spitB": "down"}
+    tracker = started(base)
+    steps = [(0.2, 24, {}), (1.0, 3, {"A1": "covered", "left": "covered"}),
+             (1.1, 12, {"A1": "empty", "left": "7C"}),
+             (1.5, 3, {"A1": "empty", "B1": "covered", "left": "covered"}),
+             (1.6, 12, {"A1": "empty", "B1": "empty", "left": "6D"}),
+             (2.0, 3, {"A1": "covered", "A2": "covered", "B1": "empty", "left": "6D"}),
+             (2.1, 90, {"A1": "7C", "A2": "down", "B1": "empty", "left": "6D"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
+        ("A", c("7S"), 2, 1)]
+    # ... and stays there, however long the reader names it 7C
+    assert [e.card for e in out if isinstance(e, Play)] == [c("7C"), c("6D")]
+    assert not tracker.busy  # no card is waited for
+
+
 def test_a_column_top_read_as_a_card_of_the_other_colour_left_its_column() -> None:
     # red for black is no misread of a small card: the card left (unseen) and the one
     # under it was turned up
