@@ -208,6 +208,9 @@ class Referee:
         #: The columns the camera last showed settled (``reconcile``), per seat.
         self._shown: dict[Seat, list[tuple[str, Card | None]]] = {}
         self._spit_shown: dict[Seat, str] = {}
+        #: players whose spit pile the camera has shown with cards since the deal: only
+        #: then does it showing empty say anything (``_spit_shown_empty``)
+        self._spit_seen_down: set[Seat] = set()
         self._ranks: dict[str, frozenset[Rank]] = {}  # unread column tops: the ranks they can be
         self._unnamed: set[str] = set()  # zones whose card the reader did not name itself
         self._over_at = -1e9  # when the game ended
@@ -319,6 +322,7 @@ class Referee:
         self._landed.clear()
         self._last_to_centre = None
         self._shown = {}
+        self._spit_seen_down.clear()
         self.spit_pile = self._own_piles()
         self._alone.clear()
         up: dict[Seat, tuple[Card | None, ...]] = {}
@@ -593,6 +597,7 @@ class Referee:
         sure of its rank, the rank of the card the table has there.
         """
         self._spit_shown = dict(spit or {})
+        self._spit_seen_down |= {s for s, shown in self._spit_shown.items() if shown == "face_down"}
         self._unnamed = set(unnamed)
         self._ranks = dict(ranks or {})
         self.table.top_ranks = {pile: next(iter(sure)) for pile in PILES
@@ -959,13 +964,20 @@ class Referee:
         stuck = Call(t, None, "Nobody can move and nobody has spit cards left.")
         return [stuck, *self._round_end(t, winner)]
 
+    def _spit_shown_empty(self, seat: Seat) -> bool:
+        """Does the camera show ``seat``'s spit pile settled empty, having shown it with
+        cards since the deal?  A zone that never showed the pile's back reads empty
+        whatever lies there (dev game 2296, dark backs on a striped cloth: A's spit pile
+        read empty from round 3's deal on, and counted with one card when A's tableau
+        emptied, A was taken to be out of cards and the game won two rounds early)."""
+        return self._spit_shown.get(seat) == "empty" and seat in self._spit_seen_down
+
     def _round_end(self, t: float, winner: Seat) -> list[Call]:
         self.round_winner = winner
         calls = [Call(t, RoundEnd(t, self.round, winner),
                       f"{_sentence(self._name(winner))} wins round {self.round}.")]
         side = self.table.sides[winner]
-        if (side.tableau_cards == 0 and 0 < side.spit <= SPIT_DRIFT
-                and self._spit_shown.get(winner) == "empty"):
+        if side.tableau_cards == 0 and 0 < side.spit <= SPIT_DRIFT and self._spit_shown_empty(winner):
             # the camera shows the spit pile settled empty: our count drifted.  Not when
             # the count holds more: a spit zone beside the pile (its back never found,
             # dev game 2014) reads empty all game, and a game is not over in round 1

@@ -675,10 +675,26 @@ def test_each_pile_has_its_spit_cards_by_spit_turns_whatever_spit_cards_were_see
 def test_a_round_winner_whose_spit_pile_the_camera_shows_empty_has_won_the_game() -> None:
     referee = round_in_play()
     assert referee.table.sides["B"].spit == 1  # by our count (a spit turn went uncounted)
+    b_up = [("face_up", c(x)) for x in ("7C", "7D", "7H")]
+    referee.reconcile(2.5, {"A": [("face_up", c("KC"))] * 3, "B": b_up},
+                      {"A": "face_down", "B": "face_down"})  # B's pile seen with cards
     calls = referee.reconcile(3.0, {"A": [("face_up", c("KC"))] * 3, "B": [("empty", None)] * 5},
                               {"A": "face_down", "B": "empty"})
     assert [type(call.event).__name__ for call in calls if call.event is not None] == [
         "RoundEnd", "GameEnd"]
+
+
+def test_a_spit_pile_never_seen_with_cards_this_round_is_no_sign_that_it_is_empty() -> None:
+    # dev game 2296, dark backs on a striped cloth: A's spit pile read empty from the
+    # deal of round 3 on; counted with one card when A's tableau emptied, A was taken
+    # to be out of cards and the game was called won, two rounds early.  Here B, counted
+    # with one spit card, empties its tableau while its spit pile has read empty all round.
+    referee = round_in_play()
+    assert referee.table.sides["B"].spit == 1
+    calls = referee.reconcile(3.0, {"A": [("face_up", c("KC"))] * 3, "B": [("empty", None)] * 5},
+                              {"A": "empty", "B": "empty"})
+    assert [type(call.event).__name__ for call in calls if call.event is not None] == ["RoundEnd"]
+    assert referee.phase == "round_over" and referee.table.sides["B"].spit == 1
 
 
 def test_a_spit_pile_shown_empty_while_the_count_holds_many_cards_does_not_end_the_game() -> None:
@@ -711,8 +727,9 @@ def test_a_spit_turn_owes_no_card_for_a_spit_pile_the_camera_shows_empty(counted
     referee.observe(Deal(1.0, 1, {"A": TableauView(5, 0, a_up), "B": TableauView(5, 0, b_up)}))
     calls = referee.observe(Spit(2.0, 1, {"left": c("8S"), "right": c("6S")}))
     assert [call.say for call in calls if isinstance(call.event, Stall)] == ["Spit!"]
-    referee.table.sides["B"].spit = counted  # our count; the camera shows none
     shown = {"A": [("face_up", card) for card in a_up], "B": [("face_up", card) for card in b_up]}
+    referee.reconcile(2.2, shown, {"A": "face_down", "B": "face_down"})  # seen with cards
+    referee.table.sides["B"].spit = counted  # our count; the camera shows none
     referee.reconcile(2.5, shown, {"A": "face_down", "B": "empty"})
     referee.press(ButtonPress(3.0, "spit"))
     calls = referee.observe(Spit(3.8, 1, {"right": c("2D")}))  # A's card alone
