@@ -889,8 +889,21 @@ class Tracker:
         it from the candidates the rules allow, or it is unknown): a "Spit!" must not
         rest on them."""
         return {name for name, zone in self._zones.items()
-                if zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
-                and not self._liked_top(name, zone) and not self._traced_top(name, zone)}
+                if (zone.accepted[0] == "face_up" and zone.accepted_named < self.stable_frames
+                    and not self._liked_top(name, zone) and not self._traced_top(name, zone))
+                or self._pile_look_lost(name, zone)}
+
+    def _pile_look_lost(self, name: str, zone: _Zone) -> bool:
+        """Has pile ``name``, named before a hand was over it, shown since only a face the
+        reader cannot name and scarcely likes as anything, while a card is in a hand?
+        Then something may have landed that we do not know fits (dev game 2418: B's 3C,
+        taken for 3S, was laid on a 2C we had as 3C; the pile's new look, liked as 3C
+        0.13, was taken for the old top, and "Spit!" was called with 3S in B's hand,
+        fitting no pile as we had them, 0.8 s before the table stuck)."""
+        obs = self._frame_zones.get(name)
+        return (name in PILES and zone.accepted[0] == "face_up" and obs is not None
+                and obs.state == "face_up" and obs.card is None and zone.liked_p < self.liked_floor
+                and zone.named_at < zone.last_hidden and bool(self._in_hand or self._unknown_hands))
 
     def sure_ranks(self) -> dict[str, frozenset[Rank]]:
         """The column tops the reader did not name, with the ranks they can be in this

@@ -472,6 +472,24 @@ def test_a_card_lifted_in_plain_view_lands_rather_than_one_a_hand_only_passed_ov
         ("B", c("9S"), "left", 1)]
 
 
+def test_a_pile_whose_new_look_the_reader_cannot_name_bears_no_call_while_a_card_is_in_a_hand() -> None:
+    """Dev game 2418: B's 3C, taken for 3S, was laid on a 2C we had as 3C; the pile's new
+    look, liked as 3C 0.13, was taken for the old top, and "Spit!" was called with 3S in
+    B's hand, fitting no pile as we had them, 0.8 s before the table stuck.  Here B lifts
+    KH, which fits neither pile as we have them, and the left pile shows a face the
+    reader scarcely likes as anything: no "Spit!" rests on it (``unnamed_tops``)."""
+    tracker = started()
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, B1="covered", left="covered")) for i in range(4)])
+    out += run(tracker, [(1.15 + i / 30, dict(BASE, B1="empty", left="covered")) for i in range(2)])
+    for i in range(6):
+        out += tracker.update(unread(frame(1.25 + i / 30, **dict(BASE, B1="empty")), "left",
+                                     ("9C", 0.13), ("AC", 0.12), ("2C", 0.08)))
+    assert c("KH") in tracker._in_hand and "left" in tracker.unnamed_tops()
+    # the old top liked as before is the old top
+    tracker.update(unread(frame(1.5, **dict(BASE, B1="empty")), "left", ("8H", 0.7), ("8D", 0.2)))
+    assert "left" not in tracker.unnamed_tops()
+
+
 def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
     """One frame naming a card nobody holds (9D still lies in A's column 2) is a misread."""
     tracker = started()
