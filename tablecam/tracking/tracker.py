@@ -1774,6 +1774,15 @@ class Tracker:
                 # for 9D and then 10D played from A5, and the pile's take came one over).
                 hand = self._in_hand[near]
                 return self._play(t, hand.seat, hand.column, near, pile)
+            misnamed = self._misnamed_in_hand(t, pile, card) if not self.spit_expected else None
+            if misnamed is not None:
+                # A never-seen card that fits the pile's top, one rank from the card of
+                # its suit that left a column just now and fits no pile: that card, its
+                # rank misread in its column (dev game 2168, cards 33 pixels wide: A's 8H,
+                # read 9H in A4, laid on 7C and named 8H there, was taken for B's card
+                # turned up and played unseen, and "9H" for played after it).
+                hand = self._in_hand.pop(misnamed)
+                return self._play(t, hand.seat, hand.column, card, pile)
             under_hand = self._covered_unread_top(card) if not self.spit_expected else None
             if under_hand is not None:
                 # The unread top of a column a hand covers, whose reads liked this card
@@ -1971,6 +1980,17 @@ class Tracker:
         near = [known for known, hand in self._in_hand.items()
                 if known.suit == card.suit and card.fits_on(known) and known.fits_on(top)
                 and t - hand.since < self.chain_s]
+        return near[0] if len(near) == 1 else None
+
+    def _misnamed_in_hand(self, t: float, pile: Pile, card: Card) -> Card | None:
+        """The one card in a hand, of ``card``'s suit and one rank from it, that left its
+        column under ``chain_s`` ago and fits no pile, where ``card`` fits ``pile``'s top."""
+        top = self._top(pile)
+        if top is None or not card.fits_on(top):
+            return None
+        near = [known for known, hand in self._in_hand.items()
+                if known.suit == card.suit and card.fits_on(known) and t - hand.since < self.chain_s
+                and not any(self._fits_top(p, known) for p in PILES)]
         return near[0] if len(near) == 1 else None
 
     def _same_rank_in_hand(self, pile: Pile, card: Card) -> Card | None:

@@ -336,6 +336,23 @@ def test_a_pile_top_one_rank_from_the_card_just_lifted_is_that_card_misread() ->
     assert not [e for e in out if isinstance(e, Reveal)]
 
 
+def test_a_never_seen_pile_top_one_rank_from_a_card_just_lifted_that_fits_nowhere_is_that_card() -> None:
+    # dev game 2168, cards 33 pixels wide: A's 8H, read 9H in A4, was laid on 7C and
+    # named 8H there; with B's back showing in B4 just then, 8H was taken for B's card
+    # turned up and played unseen, and "9H", still in A's hand, for played next
+    base = dict(BASE, A2="9H", left="7D")
+    tracker = started(base)
+    steps = [(0.2, 24, {}), (1.0, 3, {"A2": "covered", "left": "covered"}),
+             (1.1, 30, {"A2": "down", "left": "8H"}),
+             (2.1, 3, {"A2": "covered", "left": "covered"}),
+             (2.2, 30, {"A2": "7S", "left": "8H"})]
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    assert [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [
+        ("A", c("8H"), "left", 2)]
+
+
 def test_a_card_placed_under_a_pile_s_top_laid_there_from_a_column_that_named_it_is_played() -> None:
     # dev game 2296, cards 30 pixels wide: B's 2D was read 2H in B's column and on the
     # right pile; A's real 2H, the round's last card, laid on 3H there, was taken for
