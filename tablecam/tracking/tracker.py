@@ -2163,6 +2163,16 @@ class Tracker:
         for pile, card in cards.items():
             self._note_named(pile, card)
             self._r.pile_cards[pile].append(card)
+            zone = self._zones.get(pile)
+            if (card is None and zone is not None and zone.accepted == ("face_up", None)
+                    and zone.unnamed_rank is not None):
+                # An unread spit card of a rank the reader is sure of is known by it
+                # (``_top_rank``) until it is named: a look that names it later, after
+                # a hand has passed, is that card (dev game 2296: the spit card 2S,
+                # liked as 2S 0.78 or 2C 0.22; named so by narrowing once B's arm had
+                # passed over the pile, it was taken for B's face-down card turned and
+                # played unseen)
+                self._r.unread_ranks[pile] = (len(self._r.pile_cards[pile]) - 1, zone.unnamed_rank)
         return [Spit(t, self.round, cards)]
 
     def _timeouts(self, t: float) -> list[Tracked]:

@@ -507,6 +507,29 @@ def test_a_pile_whose_new_look_the_reader_cannot_name_bears_no_call_while_a_card
     assert "left" not in tracker.unnamed_tops()
 
 
+def test_an_unread_spit_card_of_a_sure_rank_named_after_a_hand_passed_is_that_card() -> None:
+    """Dev game 2296: the spit card 2S, liked as 2S 0.78 or 2C 0.22, went down unread; once
+    B's arm had passed over the pile, the same look, 2S 0.80 or 2C 0.19, named it by
+    narrowing, and 2S was taken for B's face-down card turned and played unseen."""
+    tracker = started()
+    tracker.spit_expected = True
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+    for i in range(12):
+        out += tracker.update(unread(frame(1.1 + i / 30, **dict(BASE, right="JD")), "left",
+                                     ("4S", 0.78), ("4C", 0.22)))
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": None, "right": c("JD")}]
+    tracker.spit_expected = False
+    # B lays QS on JD, its arm passing over the left pile
+    out = run(tracker, [(2.0 + i / 30, dict(BASE, B2="covered", left="covered", right="covered"))
+                        for i in range(3)])
+    for i in range(15):
+        out += tracker.update(unread(frame(2.1 + i / 30, **dict(BASE, B2="down", right="QS")), "left",
+                                     ("4S", 0.80), ("4C", 0.19)))
+    assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [("B", c("QS"), "right")]
+    assert not [e for e in out if isinstance(e, Reveal | Spit)]
+    assert [e.card for e in out if isinstance(e, PileIdentified)] == [c("4S")]
+
+
 def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
     """One frame naming a card nobody holds (9D still lies in A's column 2) is a misread."""
     tracker = started()
