@@ -569,6 +569,12 @@ class Tracker:
                 seat, column = _seat_column(name)
                 if new[1] is None:
                     out += self._unreadable_arrival(t, seat, column, old[0])
+                elif old == ("face_up", None) and name in self._dealt_hidden and any(
+                        other != name and self._zones[other].accepted == new
+                        for other in COLUMN_ZONES if other in self._zones):
+                    # A column unknown since the deal named as the card another column
+                    # shows: a misread of one of them, nothing moved; this one stays unknown
+                    self._zones[name].accepted = old
                 elif (old == ("face_up", None) and new[1] not in self._in_hand
                       and self._where_pile(new[1]) is None and self._read_at_last(name, new[1], t)):
                     out.append(Identified(t, seat, column, new[1]))  # read at last, nothing moved
@@ -1237,9 +1243,8 @@ class Tracker:
             return []
         for name in hidden_faces:
             self._zones[name].accepted = ("face_up", None)
-        out = self._start_round(t, laid)
         self._dealt_hidden = set(hidden_faces)
-        return out
+        return self._start_round(t, laid)
 
     def _hidden_column(self, seat: Seat, column: int) -> bool:
         zone = self._zones.get(f"{seat}{column}")
@@ -1255,6 +1260,22 @@ class Tracker:
         self._held_reveals.clear()
         self._pending_spit.clear()
         self._r = _Round()
+        named = [card for seat in SEATS for card in laid[seat] if card is not None]
+        twice = {card for card in named if named.count(card) > 1}
+        if twice:
+            # Every card is dealt once: a name read in two columns is a misread in one of
+            # them at least, and neither is known (dev game 2418, cards 36 pixels wide:
+            # B's AH and AD both read AS; when AD was played and taken back, its return
+            # was taken for a card turned up, and B4's face-down count came one short)
+            # (the first face read there afterwards is its card, as in a column hidden
+            # at the deal: not a card turned up)
+            laid = {seat: [None if card in twice else card for card in laid[seat]] for seat in SEATS}
+            for seat in SEATS:
+                for i, card in enumerate(laid[seat], start=1):
+                    zone = self._zones.get(f"{seat}{i}")
+                    if card is None and zone is not None and zone.accepted[1] in twice:
+                        zone.accepted = ("face_up", None)
+                        self._dealt_hidden.add(f"{seat}{i}")
         for seat in SEATS:
             self._r.columns[seat] = len(laid[seat])
             for i in range(1, len(laid[seat]) + 1):

@@ -113,6 +113,22 @@ def started(base: dict[str, str] = BASE) -> Tracker:
     return tracker
 
 
+def test_a_card_read_in_two_columns_at_the_deal_is_known_in_neither() -> None:
+    # dev game 2418, cards 36 pixels wide: B's AH and AD were both read AS at the deal;
+    # the next look at one of them was taken for a card turned up, and that column's
+    # face-down count came one short
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    twice = dict(BASE, B1="7C")
+    out = run(tracker, [(i / 30, dict(twice)) for i in range(30)])
+    deal = next(e for e in out if isinstance(e, Deal))
+    assert deal.players["A"].up == (None, c("9D")) and deal.players["B"].up == (None, c("QS"))
+    assert not [e for e in out if isinstance(e, Reveal | Play | Move)]
+    # one of them is named 7C at its next look, as read at last; the other stays unknown
+    assert [(e.player, e.column, e.card) for e in out if isinstance(e, Identified)] in (
+        [("A", 1, c("7C"))], [("B", 1, c("7C"))])
+
+
 def test_single_frame_misreads_and_long_covers_change_nothing() -> None:
     tracker = started()
     frames = [(1.0 + i / 30, dict(BASE)) for i in range(60)]
