@@ -630,7 +630,7 @@ class Tracker:
                 # from B5 onto B2, and a pile's take came one out)
                 card = None
             elif (where == "pile" and accepted is not None and place in PILES
-                    and self._r.pile_cards[place][-1] != card):  # type: ignore[index]
+                    and self._r.pile_cards[place][-1] != card):
                 # Nor is a card under a pile's top, which never comes back up
                 card = None
         if card is not None:
