@@ -102,6 +102,16 @@ def run(tracker: Tracker, frames: list[tuple[float, dict[str, str]]]) -> list[Tr
     return out
 
 
+def run_steps(tracker: Tracker, base: dict[str, str],
+              steps: list[tuple[float, int, dict[str, str]]]) -> list[Tracked]:
+    """``(start, frames, zones)`` steps: ``frames`` readings 1/30 s apart from ``start``,
+    each ``base`` with ``zones`` changed."""
+    out: list[Tracked] = []
+    for start, frames, zones in steps:
+        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    return out
+
+
 def started(base: dict[str, str] = BASE) -> Tracker:
     """A tracker that has seen a two-column deal and both spit cards."""
     tracker = Tracker(stable_frames=3)
@@ -263,9 +273,7 @@ def test_a_column_top_read_as_the_card_another_of_its_columns_holds_is_its_own_c
     steps = [(0.2, 24, {}), (1.0, 30, {"A1": "covered"}), (2.0, 10, {"A1": "5S"}),
              (2.34, 6, {"A1": "5S", "A2": "covered"}), (2.54, 4, {"A1": "5S"}),
              (2.7, 3, {"A1": "covered", "left": "covered"}), (2.8, 30, {"A1": "down", "left": "5C"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    out = run_steps(tracker, base, steps)
     assert [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [
         ("A", c("5C"), "left", 1)]
     assert not [e for e in out if isinstance(e, Move | Reveal)]
@@ -280,9 +288,7 @@ def test_a_card_seen_nowhere_moved_into_an_empty_column_is_the_card_lifted_from_
              (1.1, 20, {"A1": "empty", "left": "7C"}),
              (1.8, 3, {"A1": "covered", "A2": "covered", "left": "7C"}),
              (1.9, 30, {"A1": "9H", "A2": "empty", "left": "7C"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(BASE, **zones)) for i in range(frames)])
+    out = run_steps(tracker, BASE, steps)
     assert [(e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [(c("7C"), "left", 1)]
     assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
         ("A", c("9H"), 2, 1)]
@@ -299,9 +305,7 @@ def test_a_card_seen_nowhere_in_an_empty_column_just_before_another_column_s_car
              (1.8, 6, {"A1": "empty", "A2": "covered", "left": "7C"}),
              (2.0, 6, {"A1": "9H", "A2": "covered", "left": "7C"}),
              (2.2, 30, {"A1": "9H", "A2": "down", "left": "7C"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(BASE, **zones)) for i in range(frames)])
+    out = run_steps(tracker, BASE, steps)
     assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
         ("A", c("9H"), 2, 1)]
     assert not tracker.busy  # no card is waited for
@@ -320,9 +324,7 @@ def test_a_card_moved_into_an_empty_column_and_read_as_a_buried_pile_card_is_the
              (1.6, 12, {"A1": "empty", "B1": "empty", "left": "6D"}),
              (2.0, 3, {"A1": "covered", "A2": "covered", "B1": "empty", "left": "6D"}),
              (2.1, 90, {"A1": "7C", "A2": "down", "B1": "empty", "left": "6D"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    out = run_steps(tracker, base, steps)
     assert [(e.player, e.card, e.from_column, e.to_column) for e in out if isinstance(e, Move)] == [
         ("A", c("7S"), 2, 1)]
     # ... and stays there, however long the reader names it 7C
@@ -362,9 +364,7 @@ def test_a_never_seen_pile_top_one_rank_from_a_card_just_lifted_that_fits_nowher
              (1.1, 30, {"A2": "down", "left": "8H"}),
              (2.1, 3, {"A2": "covered", "left": "covered"}),
              (2.2, 30, {"A2": "7S", "left": "8H"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    out = run_steps(tracker, base, steps)
     assert [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)] == [
         ("A", c("8H"), "left", 2)]
 
@@ -385,9 +385,7 @@ def test_a_card_placed_under_a_pile_s_top_laid_there_from_a_column_that_named_it
              (2.6, 12, {"B1": "empty", "left": "9S", "A2": "2H", "A1": "empty", "right": "3C"}),
              (3.0, 3, {"B1": "empty", "left": "9S", "A1": "empty", "A2": "covered", "right": "covered"}),
              (3.1, 30, {"B1": "empty", "left": "9S", "A1": "empty", "A2": "down", "right": "2H"})]
-    out: list[Tracked] = []
-    for start, frames, zones in steps:
-        out += run(tracker, [(start + i / 30, dict(base, **zones)) for i in range(frames)])
+    out = run_steps(tracker, base, steps)
     plays = [(e.player, e.card, e.pile, e.column) for e in out if isinstance(e, Play)]
     assert plays == [("B", c("2H"), "right", 1), ("A", c("9S"), "left", 2),
                      ("A", c("3C"), "right", 1), ("A", c("2H"), "right", 2)]
