@@ -969,7 +969,7 @@ class Referee:
         cards since the deal?  A zone that never showed the pile's back reads empty
         whatever lies there (dev game 2296, dark backs on a striped cloth: A's spit pile
         read empty from round 3's deal on, and counted with one card when A's tableau
-        emptied, A was taken to be out of cards and the game won two rounds early)."""
+        emptied, A was taken to be out of cards and the game won four rounds early)."""
         return self._spit_shown.get(seat) == "empty" and seat in self._spit_seen_down
 
     def _round_end(self, t: float, winner: Seat) -> list[Call]:

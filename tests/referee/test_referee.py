@@ -687,7 +687,7 @@ def test_a_round_winner_whose_spit_pile_the_camera_shows_empty_has_won_the_game(
 def test_a_spit_pile_never_seen_with_cards_this_round_is_no_sign_that_it_is_empty() -> None:
     # dev game 2296, dark backs on a striped cloth: A's spit pile read empty from the
     # deal of round 3 on; counted with one card when A's tableau emptied, A was taken
-    # to be out of cards and the game was called won, two rounds early.  Here B, counted
+    # to be out of cards and the game was called won, four rounds early.  Here B, counted
     # with one spit card, empties its tableau while its spit pile has read empty all round.
     referee = round_in_play()
     assert referee.table.sides["B"].spit == 1
