@@ -11,7 +11,9 @@ final figures.  With ``--keep DIR`` a video already rendered there (with its tru
 used again instead of being rendered afresh, and ``--readings`` also keeps each game's
 per-frame zone readings there, so that ``--from-readings`` can replay the tracker and
 referee on them in seconds (a diagnostic: the reader is not re-run, so its re-locating
-at each new deal follows the recorded run).
+at each new deal follows the recorded run).  ``--misses`` lists what went wrong in each
+game (plays, takes, stalls), ``--late S`` (with ``--from-readings``) the plays reported
+S seconds or more after landing, with what the reader saw.
 
 Video mode renders each simulated game with a reserved deck family (never used for
 training), hands and noise (``tablecam render``), referees the video through the
@@ -245,6 +247,55 @@ def late_plays(truth: list[AnyEvent], ours: list[AnyEvent], readings: list[Synth
     return lines
 
 
+def misses(truth: list[AnyEvent], ours: list[AnyEvent]) -> list[str]:
+    """One line per thing the referee got wrong in a game: each play missed and each
+    reported that did not happen (round, player, card, pile, column, time), each round
+    whose winner or takes differ, and each stall not called, called falsely or called more than
+    0.5 s late (the scorer's matching: ``tablecam.referee.scoring``)."""
+    from tablecam.events import RoundEnd, Take
+    from tablecam.referee.scoring import STALL_EARLY_S, STALL_LATE_S
+
+    key = lambda e: (e.round, e.player, e.card, e.pile)  # noqa: E731
+    lines = []
+    for label, these, those in (("missed", truth, ours), ("not played", ours, truth)):
+        theirs = [key(e) for e in those if isinstance(e, Play)]
+        for e in these:
+            if isinstance(e, Play):
+                if key(e) in theirs:
+                    theirs.remove(key(e))
+                else:
+                    card = e.card.code if e.card is not None else "unread card"
+                    lines.append(f"{e.t:8.2f} {label}: round {e.round}, {e.player} {card} from "
+                                 f"column {e.column} to {e.pile}")
+
+    def takes(events: list[AnyEvent]) -> dict[int, list[tuple[str, str, int]]]:
+        out: dict[int, list[tuple[str, str, int]]] = {}
+        for e in events:
+            if isinstance(e, Take):
+                out.setdefault(e.round, []).append((e.player, e.pile, e.cards))
+        return {r: sorted(v) for r, v in out.items()}
+
+    winners = {e.round: e.winner for e in ours if isinstance(e, RoundEnd)}
+    for e in truth:
+        if isinstance(e, RoundEnd) and winners.get(e.round) != e.winner:
+            lines.append(f"{e.t:8.2f} round {e.round} won by {winners.get(e.round)}, truth {e.winner}")
+    ours_takes = takes(ours)
+    for r, right in takes(truth).items():
+        if ours_takes.get(r) != right:
+            lines.append(f"round {r} takes {ours_takes.get(r)}, truth {right}")
+    unmatched = [e.t for e in truth if e.type == "stall"]
+    for t in [e.t for e in ours if e.type == "stall"]:
+        match = next((s for s in unmatched if -STALL_EARLY_S <= t - s <= STALL_LATE_S), None)
+        if match is None:
+            lines.append(f"{t:8.2f} false stall")
+        else:
+            unmatched.remove(match)
+            if t - match > 0.5:
+                lines.append(f"{match:8.2f} stall called {t - match:.2f} s late")
+    lines += [f"{t:8.2f} stall not called" for t in unmatched]
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=6)
@@ -259,6 +310,9 @@ def main() -> int:
     parser.add_argument("--late", type=float, default=None, metavar="S",
                         help="with --from-readings: list each play reported S seconds or more "
                              "after it landed, with what the reader saw of its pile and column")
+    parser.add_argument("--misses", action="store_true",
+                        help="list each play missed or reported wrongly, each round's takes "
+                             "that differ, and each stall missed, false or late, per game")
     parser.add_argument("--synthetic", action="store_true", help="readings from events, no video")
     parser.add_argument("--oracle", action="store_true",
                         help="rendered games read from the renderer's labels, not the card reader")
@@ -311,6 +365,9 @@ def main() -> int:
                 cpu += figures["cpu_s"]
                 video_s += figures["video_s"]
                 label = "dev video" if args.dev else "video"
+            if args.misses:
+                for line in misses(truth, ours):
+                    print(f"{seed} {line}", file=sys.stderr)
             score = score_games(truth, ours)
             total.add(score)
             per_game.append({"seed": seed, "input": label, **score.summary()})
