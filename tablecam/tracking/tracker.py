@@ -198,6 +198,8 @@ class _Round:
     played_from: dict[Card, tuple[Seat, int]] = field(default_factory=dict)
     #: cards the reader itself named on a pile when they landed (a spit card or a play)
     named_on_pile: set[Card] = field(default_factory=set)
+    #: ... of them, those named where no hand had been over the pile since its top before
+    named_untouched: set[Card] = field(default_factory=set)
     #: columns whose accepted top was played while the zone still showed it (the reader
     #: took what lies there now for that card): what is there is not known until the
     #: zone's value changes
@@ -2023,16 +2025,23 @@ class Tracker:
 
     def _relay(self, t: float, pile: Pile, card: Card) -> list[Tracked]:
         """``card``, named here by the reader, is the top of the other pile, where it was
-        put without being read: it was laid here instead (a wrong guess of the pile)."""
+        put without being read (a wrong guess of the pile), or read where no hand had
+        been over that pile since its top before: it was laid here instead.  (Dev game
+        3024, cards 36 pixels wide: A's 9H on the left pile, named once, read 10D with no
+        hand over the pile while B lifted 10D from B1; B's play of it on the right pile,
+        named there, went unreported, and both takes were one out.)"""
         other = other_pile(pile)
         wrong, cards = self._r.pile_cards[other], self._r.pile_cards[pile]
         zone = self._zones.get(pile)
         source = self._r.played_from.get(card)
-        if (source is None or not wrong or wrong[-1] != card or card in self._r.named_on_pile
+        if (source is None or not wrong or wrong[-1] != card
+                or (card in self._r.named_on_pile and card not in self._r.named_untouched)
                 or zone is None or zone.accepted_named < self.stable_frames
+                or (zone.untouched and card in self._r.named_untouched)
                 or (cards and cards[-1] is not None and not card.fits_on(cards[-1]))):
             return []
         wrong.pop()
+        self._r.named_untouched.discard(card)  # (named here now, after a hand)
         seat, column = source
         takeback = Takeback(t, self.round, seat, card, other)
         played = self._play(t, seat, column, card, pile)
@@ -2071,6 +2080,8 @@ class Tracker:
         if (card is not None and zone is not None and zone.accepted == ("face_up", card)
                 and zone.accepted_named >= self.stable_frames):
             self._r.named_on_pile.add(card)
+            if zone.untouched:
+                self._r.named_untouched.add(card)
 
     def _play(self, t: float, seat: Seat, column: int, card: Card | None, pile: Pile,
               firm: bool = False) -> list[Tracked]:

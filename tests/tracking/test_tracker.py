@@ -24,7 +24,7 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call
-from tablecam.tracking import Identified, PileDoubted, PileIdentified, Tracked, Tracker, Unsure
+from tablecam.tracking import Identified, PileDoubted, PileIdentified, Relaid, Tracked, Tracker, Unsure
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
@@ -542,6 +542,23 @@ def test_an_unread_spit_card_of_a_sure_rank_named_after_a_hand_passed_is_that_ca
     assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [("B", c("QS"), "right")]
     assert not [e for e in out if isinstance(e, Reveal | Spit)]
     assert [e.card for e in out if isinstance(e, PileIdentified)] == [c("4S")]
+
+
+def test_a_card_named_on_a_pile_no_hand_was_over_then_laid_on_the_other_is_laid_there() -> None:
+    """Dev game 3024, cards 36 pixels wide: A's 9H on the left pile, named once, was read
+    10D with no hand over the pile, and B's 10D, lifted from B1, was taken for played
+    there; B laid it on the right pile, named there too, and that play went unreported:
+    both takes one out."""
+    base = dict(BASE, B1="9S", right="10H")
+    tracker = started(base)
+    out = run_steps(tracker, base, [(0.2, 24, {}), (1.0, 3, {"B1": "covered", "left": "9S"}),
+                                    (1.1, 6, {"B1": "empty", "left": "9S"}),
+                                    (1.3, 3, {"B1": "empty", "left": "9S", "right": "covered"}),
+                                    (1.4, 20, {"B1": "empty", "left": "9S", "right": "9S"})])
+    assert tracker._r.pile_cards["left"][-1] == c("8H")
+    assert tracker._r.pile_cards["right"][-1] == c("9S")
+    relaid = [e for e in out if isinstance(e, Relaid)]
+    assert [(e.play.card, e.play.pile) for e in relaid] == [(c("9S"), "right")]
 
 
 def test_a_card_in_no_hand_named_once_on_a_pile_is_not_played() -> None:
