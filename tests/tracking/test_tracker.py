@@ -24,7 +24,15 @@ from tablecam.events import (
 )
 from tablecam.inputs import ButtonPress
 from tablecam.referee import Call
-from tablecam.tracking import Identified, PileDoubted, PileIdentified, Relaid, Tracked, Tracker, Unsure
+from tablecam.tracking import (
+    Identified,
+    PileDoubted,
+    PileIdentified,
+    Relaid,
+    Tracked,
+    Tracker,
+    Unsure,
+)
 from tablecam.tracking.synthetic import Noise, SyntheticReading, SyntheticZone, synthetic_readings
 
 GOLDEN = Path(__file__).parent.parent / "data" / "game-events.jsonl"
