@@ -260,6 +260,7 @@ class Tracker:
         self._zones: dict[str, _Zone] = {}
         self._phase: Literal["idle", "playing"] = "idle"
         self._cleared: set[Seat] = set(SEATS)  # sides seen empty since the last round
+        self._cleared_weakly: set[Seat] = set()  # ... or two columns empty, the rest hidden
         self._last_change = 0.0
         self._in_hand: dict[Card, _InHand] = {}
         self._unseen_left: list[_InHand] = []  # face-down cards turned up and gone unseen
@@ -1046,7 +1047,7 @@ class Tracker:
         """Carry on a game restored from the log: believe the table the referee keeps."""
         self.round = round_number
         self._phase = "playing"
-        self._cleared = set()
+        self._cleared, self._cleared_weakly = set(), set()
         self._r = _Round()
         for seat in SEATS:
             columns = table.sides[seat].columns
@@ -1206,10 +1207,16 @@ class Tracker:
             # lying over it) while most are empty.
             values = [self._column_value(seat, i)[0] for i in range(1, 6)]
             hidden = [self._zones.get(f"{seat}{i}", _Zone()).covered for i in range(1, 6)]
-            if all(v == "empty" or h for v, h in zip(values, hidden, strict=True)) and \
-                    values.count("empty") >= 3:
-                self._cleared.add(seat)
-        if self._cleared != set(SEATS):
+            if all(v == "empty" or h for v, h in zip(values, hidden, strict=True)):
+                if values.count("empty") >= 3:
+                    self._cleared.add(seat)
+                elif values.count("empty") >= 2:
+                    # ... or two empty and the rest hidden: on a striped cloth the bare
+                    # table under a gathered column can read as something lying there
+                    # (dev game 2378: B's columns read so while cards were gathered, and
+                    # no deal after the first was seen).  Then only a whole deal counts.
+                    self._cleared_weakly.add(seat)
+        if self._cleared | self._cleared_weakly != set(SEATS):
             return []
         pile_started = any(self._zones.get(p, _Zone()).accepted[0] == "face_up" for p in PILES)
         laid: dict[Seat, list[Card | None]] = {}
@@ -1243,6 +1250,8 @@ class Tracker:
         settled = t - self._last_change >= self.deal_settle and not self._busy
         if not (pile_started or (complete and not self._busy) or settled):
             return []
+        if self._cleared_weakly - self._cleared and not complete:
+            return []
         for name in hidden_faces:
             self._zones[name].accepted = ("face_up", None)
         self._dealt_hidden = set(hidden_faces)
@@ -1255,7 +1264,7 @@ class Tracker:
     def _start_round(self, t: float, laid: dict[Seat, list[Card | None]]) -> list[Tracked]:
         self.round += 1
         self._phase = "playing"
-        self._cleared = set()
+        self._cleared, self._cleared_weakly = set(), set()
         self._in_hand.clear()
         self._unseen_left.clear()
         self._unknown_hands.clear()
@@ -1334,7 +1343,7 @@ class Tracker:
         for card in list(self._in_hand):
             out += self._settle_lost(t, card)
         self._phase = "idle"
-        self._cleared = set()
+        self._cleared, self._cleared_weakly = set(), set()
         return out
 
     def _departure(self, t: float, name: str, old: ZoneValue, new: ZoneValue,

@@ -1483,6 +1483,37 @@ def test_a_held_card_read_unnamed_in_an_empty_column_of_its_player_was_moved_the
     assert [(e.card, e.column) for e in played if isinstance(e, Play)] == [(c("9D"), 1)]  # not from A2
 
 
+def test_a_side_gathered_on_stripes_with_two_columns_seen_empty_takes_only_a_whole_deal() -> None:
+    # dev game 2378 (diagonal stripes seen from a metre up): while B gathered its cards,
+    # three of B's columns read as something lying there (the bare stripes), so B's side
+    # was never seen cleared and no deal after the first was seen
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 5, "B": 5}
+    first = {"A1": "KS", "A2": "2C", "A3": "3C", "A4": "AS", "A5": "9D", "B1": "AD",
+             "B2": "10S", "B3": "8S", "B4": "7D", "B5": "10C", "left": "4H", "right": "QH",
+             "spitA": "down", "spitB": "down"}
+    out = run(tracker, [(i / 30, dict(first)) for i in range(30)])
+    assert [e.round for e in out if isinstance(e, Deal)] == [1]
+    tracker.spit_expected = False
+    over = dict(first, A1="empty", A2="empty", A3="empty", A4="empty", A5="empty")
+    run(tracker, [(1.0 + i / 30, dict(over)) for i in range(10)])  # A's tableau is empty
+    tracker.round_settled = True
+    tracker.spit_expected = True
+    gathered = dict(over, B1="covered", B2="covered", B3="covered", B4="empty", B5="empty",
+                    left="covered", right="down")
+    run(tracker, [(1.5 + i / 30, dict(gathered)) for i in range(10)])
+    assert tracker.waiting_for_deal
+    tracker.round_settled = False
+    second = {"A1": "2C", "A2": "3S", "A3": "9H", "A4": "JS", "A5": "JH", "B1": "9S",
+              "B2": "8C", "B3": "7S", "B4": "4H", "B5": "8D", "spitA": "down", "spitB": "down",
+              "left": "down", "right": "down"}
+    # cards still being laid (A5 not yet): no deal, though the table has been still
+    out = run(tracker, [(2.0 + i / 30, dict(second, A5="empty")) for i in range(40)])
+    assert not [e for e in out if isinstance(e, Deal)]
+    out = run(tracker, [(3.5 + i / 30, dict(second)) for i in range(30)])
+    assert [(e.round, e.players["A"].up[4]) for e in out if isinstance(e, Deal)] == [(2, c("JH"))]
+
+
 @pytest.mark.parametrize("settled", [True, False])
 def test_piles_taken_that_read_as_backs_end_the_round_once_the_takes_are_settled(
         settled: bool) -> None:
