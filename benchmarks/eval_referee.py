@@ -42,7 +42,7 @@ from pathlib import Path
 
 from tablecam.app import referee_readings
 from tablecam.capture import Frame
-from tablecam.events import AnyEvent, Button, Play, read_events
+from tablecam.events import AnyEvent, Button, Play, RoundEnd, Take, read_events
 from tablecam.inputs import ButtonPress
 from tablecam.reading.table_reader import TableReader, TableReading
 from tablecam.referee import Referee
@@ -252,7 +252,6 @@ def misses(truth: list[AnyEvent], ours: list[AnyEvent]) -> list[str]:
     reported that did not happen (round, player, card, pile, column, time), each round
     whose winner or takes differ, and each stall not called, called falsely or called more than
     0.5 s late (the scorer's matching: ``tablecam.referee.scoring``)."""
-    from tablecam.events import RoundEnd, Take
     from tablecam.referee.scoring import STALL_EARLY_S, STALL_LATE_S
 
     key = lambda e: (e.round, e.player, e.card, e.pile)  # noqa: E731

@@ -1577,9 +1577,7 @@ class Tracker:
             # its column (dev game 2078, cards 30 pixels wide: A's KS, read AS in A5, was
             # moved to the empty A1 and named KS there; the move went unreported, and AS
             # was later taken for played on the pile it fitted, a take one card out).
-            del self._in_hand[lone[0]]
-            return [Move(t, self.round, seat, card, lone[1].column, column),
-                    *self._release_reveal(seat, lone[1].column)]
+            return self._moved_misread(t, seat, column, *lone, name=card)
         if was_empty:
             self._r.nowhere.append((seat, card, column, t))
         out.append(Unsure(t, f"{card.code} appeared in {seat}'s column {column} from nowhere"))
@@ -1596,12 +1594,14 @@ class Tracker:
         return held[0]
 
     def _moved_misread(self, t: float, seat: Seat, column: int, card: Card,
-                       hand: _InHand) -> list[Tracked]:
-        """``card``, lifted from ``hand.column``, is what came into the empty ``column``,
-        whatever the reader named there."""
+                       hand: _InHand, name: Card | None = None) -> list[Tracked]:
+        """``card``, lifted from ``hand.column``, is what came into the empty ``column``:
+        moved there as ``name`` (the name it was lifted by, unless given), whatever the
+        reader named it in one of the two columns."""
+        name = name or card
         del self._in_hand[card]
-        self._zones[f"{seat}{column}"].accepted = ("face_up", card)
-        return [Move(t, self.round, seat, card, hand.column, column),
+        self._zones[f"{seat}{column}"].accepted = ("face_up", name)
+        return [Move(t, self.round, seat, name, hand.column, column),
                 *self._release_reveal(seat, hand.column)]
 
     def _forget_vanished(self, seat: Seat, column: int) -> None:
