@@ -1254,7 +1254,14 @@ class Tracker:
             return []
         for name in hidden_faces:
             self._zones[name].accepted = ("face_up", None)
-        self._dealt_hidden = set(hidden_faces)
+        # (a face laid unread, too: the first name read there is the dealt card, hands
+        # over it or not; dev game 2378, small cards on stripes: A5's KC was unnamed as
+        # the deal was taken, named after a hand had passed, and taken for a card turned
+        # up; A5's face-down count came one short, and a "Spit!" was called while A
+        # could move KH into an empty column to turn the card under it)
+        self._dealt_hidden = set(hidden_faces) | {
+            f"{seat}{i}" for seat in SEATS for i, card in enumerate(laid[seat], start=1)
+            if card is None and self._column_value(seat, i) == ("face_up", None)}
         return self._start_round(t, laid)
 
     def _hidden_column(self, seat: Seat, column: int) -> bool:

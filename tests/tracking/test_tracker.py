@@ -87,10 +87,13 @@ def test_play_is_reported_within_150_ms_of_landing() -> None:
 
 
 def frame(t: float, **zones: str) -> SyntheticReading:
-    """One reading; zone values are card codes, "down", "empty" or "covered"."""
+    """One reading; zone values are card codes, "down", "empty", "covered" or "?" (a
+    face the reader cannot name)."""
     out: dict[str, SyntheticZone] = {}
     for name, value in zones.items():
-        if value in ("empty", "covered"):
+        if value == "?":
+            out[name] = SyntheticZone("face_up", None)
+        elif value in ("empty", "covered"):
             out[name] = SyntheticZone(value)
         elif value == "down":
             out[name] = SyntheticZone("face_down")
@@ -145,6 +148,22 @@ def test_a_card_read_in_two_columns_at_the_deal_is_known_in_neither() -> None:
     # one of them is named 7C at its next look, as read at last; the other stays unknown
     assert [(e.player, e.column, e.card) for e in out if isinstance(e, Identified)] in (
         [("A", 1, c("7C"))], [("B", 1, c("7C"))])
+
+
+def test_a_face_unread_at_the_deal_is_the_dealt_card_when_named_after_a_hand() -> None:
+    # dev game 2378, small cards on stripes: A5's dealt KC read as an unnamed face until
+    # the deal was taken, a hand passed, then KC was named: taken for a card turned up,
+    # A5's face-down count came one short, and "Spit!" was called while A could move KH
+    # into an empty column to turn the card under it.
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    out = run_steps(tracker, dict(BASE, A2="?"), [
+        (0.0, 30, {"left": "empty", "right": "empty"}), (1.0, 6, {"A2": "covered"}),
+        (1.2, 10, {"A2": "9D"})])
+    deal = next(e for e in out if isinstance(e, Deal))
+    assert deal.players["A"].up == (c("7C"), None)
+    assert [(e.player, e.column, e.card) for e in out if isinstance(e, Identified)] == [("A", 2, c("9D"))]
+    assert not [e for e in out if isinstance(e, Reveal | Play | Move)]
 
 
 def test_single_frame_misreads_and_long_covers_change_nothing() -> None:
