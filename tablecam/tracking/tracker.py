@@ -1750,6 +1750,19 @@ class Tracker:
                 # 2056: B's AD, laid on KS, read as A's KD, and KD, never played, was
                 # reported as a play after AD).
                 return self._pile_arrival(t, pile, None, hidden)
+            twin = (self._same_rank_in_hand(pile, card)
+                    if where == "column" and not self.spit_expected else None)
+            if twin is not None and twin.suit.is_red == card.suit.is_red:
+                # A card still in its column (never seen leaving it) named on a pile that
+                # the one card in a hand of its rank and colour fits: that card, its suit
+                # misread on the pile (dev game 2418, cards 36 pixels wide: A's AC laid on
+                # an unread spit card, named AS, the card B4 was taken to hold while B's
+                # hand was over it; AS was reported played from B4 and its return as a
+                # card turned up, B4's face-down count came one short, and a "Spit!" was
+                # called while B could move QD into an empty column to turn the card
+                # under it).
+                hand = self._in_hand[twin]
+                return self._play(t, hand.seat, hand.column, twin, pile)
             if where == "column" and self.spit_expected and self._named_in_its_column(card):
                 # Spit cards are due and the reader names this card in its column, in
                 # plain view, in this very frame: the card on the pile is a spit card,

@@ -1308,6 +1308,28 @@ def test_a_held_card_named_as_the_card_under_the_top_with_its_suit_misread_is_pl
     assert not any(isinstance(e, Takeback) for e in out)
 
 
+def test_a_pile_named_as_a_covered_column_s_card_is_the_held_card_of_its_rank_and_colour() -> None:
+    # dev game 2418, cards 36 pixels wide: A's AC laid on the left pile was named AS there,
+    # the card B4 held (its AD, read AS at the deal) while B's hand was over B4 (B had
+    # lost a collision and was laying AD back).  AS was reported played from B4, its
+    # return as a card turned up; B4's face-down count came one short, and a "Spit!" was
+    # called while B could move QD into an empty column to turn the card under it.
+    base = dict(BASE, A2="9C", B1="9S", left="?")  # (the spit card unread)
+    tracker = Tracker(stable_frames=3)
+    tracker.expected_columns = {"A": 2, "B": 2}
+    out = run(tracker, [(i / 30, dict(base, left="empty", right="empty")) for i in range(4)])
+    out += run(tracker, [(0.2 + i / 30, base) for i in range(12)])
+    assert [e.cards for e in out if isinstance(e, Spit)] == [{"left": None, "right": c("2S")}]
+    tracker.spit_expected = False
+    out = lifted(tracker, "A2", "left", "down", base=base)
+    out += run_steps(tracker, base, [(1.3, 6, {"A2": "down", "B1": "covered", "left": "covered"}),
+                                     (1.5, 8, {"A2": "down", "B1": "covered", "left": "9S"}),
+                                     (1.8, 8, {"A2": "down", "left": "9S"})])
+    plays = [(e.player, e.column, e.card, e.pile) for e in out if isinstance(e, Play)]
+    assert plays == [("A", 2, c("9C"), "left")]
+    assert not [e for e in out if isinstance(e, Reveal | Takeback | Move)]
+
+
 BASE3 = {"A1": "7C", "A2": "9D", "A3": "9S", "B1": "KH", "B2": "QS", "B3": "JD",
          "left": "8H", "right": "2S", "spitA": "down", "spitB": "down"}
 
