@@ -215,6 +215,9 @@ class _Round:
     #: named cards seen nowhere before that came into an empty column with no card in a
     #: hand to explain them: (seat, card, column, time)
     nowhere: list[tuple[Seat, Card, int, float]] = field(default_factory=list)
+    #: piles where an unread card landed while more than one card in a hand fitted
+    #: there: the card taken for it, and the others (``_may_have_landed``)
+    contested: dict[Pile, tuple[Card, frozenset[Card]]] = field(default_factory=dict)
 
 
 class Tracker:
@@ -347,9 +350,23 @@ class Tracker:
         for card, hand in self._in_hand.items():
             state, shown = self._column_value(hand.seat, hand.column)
             if (not any(card.fits_on(top) for top in tops if top is not None)
-                    and not (state == "face_up" and shown is not None and shown != card)):
+                    and not (state == "face_up" and shown is not None and shown != card)
+                    and not self._may_have_landed(card)):
                 out.add(card)
         return out
+
+    def _may_have_landed(self, card: Card) -> bool:
+        """Could ``card`` be the unread card that landed on a pile, which the tracker took
+        for another card in a hand that fitted there too?  (Dev game 2378: A's 9D and
+        B's JC went for 10D together, the top read unnamed; 9D was taken for it, JC for
+        a card on its way back, and "Spit!" was called mid-collision: JC had won, and A
+        took 9D back.)"""
+        for pile in PILES:
+            chosen, others = self._r.contested.get(pile, (None, frozenset()))
+            cards = self._r.pile_cards[pile]
+            if card in others and cards and cards[-1] == chosen:
+                return True
+        return False
 
     @property
     def waiting_for_deal(self) -> bool:
@@ -1864,6 +1881,10 @@ class Tracker:
             if fitting:
                 known = min(fitting)[1]
                 hand = self._in_hand[known]
+                others = frozenset(other for _since, other in fitting if other != known)
+                if others:
+                    # (the others may be the card that landed: ``_may_have_landed``)
+                    self._r.contested[pile] = (known, others)
                 return self._play(t, hand.seat, hand.column, known, pile)
         if not self.spit_expected and self._unknown_hands:
             # An unreadable top left its column and this card landed: that was the card

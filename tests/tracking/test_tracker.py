@@ -1330,6 +1330,24 @@ def test_a_pile_named_as_a_covered_column_s_card_is_the_held_card_of_its_rank_an
     assert not [e for e in out if isinstance(e, Reveal | Takeback | Move)]
 
 
+def test_a_held_card_that_may_be_the_unread_card_that_landed_keeps_the_table_settling() -> None:
+    # dev game 2378: A's 9D and B's JC went for the left pile's 10D together; the top
+    # read unnamed, 9D was taken for it, and JC, fitting neither top then, for a card on
+    # its way back: the table was settled, and "Spit!" was called mid-collision (JC had
+    # won, and A took 9D back).  A card lifted before an unread top landed, that fitted
+    # the card under it, may be the card that landed: the stall check waits for it.
+    base = dict(BASE, B1="9S")
+    tracker = started(base)
+    run_steps(tracker, base, [(1.0, 3, {"B1": "covered"}), (1.1, 3, {"B1": "empty"}),
+                              (1.2, 3, {"B1": "empty", "A2": "covered", "left": "covered"}),
+                              (1.3, 3, {"B1": "empty", "A2": "down", "left": "covered"}),
+                              (1.4, 12, {"B1": "empty", "A2": "down", "left": "?"})])
+    assert sum(len(cards) for cards in tracker._r.pile_cards.values()) == 3  # one landed
+    assert tracker.settling
+    run_steps(tracker, base, [(1.9, 12, {"A2": "down", "left": "?"})])  # 9S back in B1
+    assert not tracker.settling
+
+
 BASE3 = {"A1": "7C", "A2": "9D", "A3": "9S", "B1": "KH", "B2": "QS", "B3": "JD",
          "left": "8H", "right": "2S", "spitA": "down", "spitB": "down"}
 
@@ -1476,7 +1494,8 @@ def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
     # column with face-down cards, then taken back and 9H played a second time.
     # A 6 does not go on a 9 of its own suit; the top was read upside down.
     tracker = started()
-    out = lifted(tracker, "A2", "left", "down")
+    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
+    out += lifted(tracker, "A2", "left", "down")
     out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
     assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
     # the hand goes back over the pile as it leaves, and the top is read as 6D
