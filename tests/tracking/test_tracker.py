@@ -1348,6 +1348,33 @@ def test_a_held_card_that_may_be_the_unread_card_that_landed_keeps_the_table_set
     assert not tracker.settling
 
 
+@pytest.mark.parametrize("cover", ["still", "moving"])
+def test_a_pile_unfound_with_no_motion_then_read_as_a_neighbour_of_its_top_is_misread(
+        cover: str) -> None:
+    # dev game 3024, cards 35 pixels wide: the right pile's 4S read as nothing the
+    # finder could outline (still, no motion) for 0.2 s, then as 5S; 5S was taken for a
+    # card turned up and played from A5 (just uncovered, its back showing), A5's
+    # face-down count came one short, and the next "Spit!" was never called.  With no
+    # hand over the pile, a card read there that was never seen is its top misread.
+    tracker = started()
+    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
+    out += lifted(tracker, "A2", "left", "down")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    after = dict(BASE, A2="down", left="9D")
+    for i in range(6):  # the right pile: something there, no card found
+        zones = {name: SyntheticZone("face_down") if value == "down" else SyntheticZone("face_up", c(value))
+                 for name, value in after.items()}
+        zones["right"] = SyntheticZone("covered", None, 0.4 if cover == "still" else 1.0)
+        out += tracker.update(SyntheticReading(1.6 + i / 30, zones))
+    out += run(tracker, [(1.8 + i / 30, dict(after, right="3S")) for i in range(12)])
+    moved = [e for e in out if isinstance(e, Play | Reveal) and getattr(e, "card", None) == c("3S")]
+    if cover == "still":
+        assert moved == []
+    else:  # a hand over the pile: A2's card turned up and played under it
+        assert [type(e) for e in moved] == [Reveal, Play]
+
+
 BASE3 = {"A1": "7C", "A2": "9D", "A3": "9S", "B1": "KH", "B2": "QS", "B3": "JD",
          "left": "8H", "right": "2S", "spitA": "down", "spitB": "down"}
 
