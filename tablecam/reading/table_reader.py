@@ -149,6 +149,23 @@ CARD_SHAPED: Final = 1.2
 RING_WIDTH: Final = 0.35
 RING_SHADE: Final = 0.02
 RING_STEP: Final = 6
+#: A patterned cloth (stripes, checks) shows the table in two or three colours, each
+#: far from the ring's median: an empty column there was "covered" in every frame (dev
+#: game 2378, grey stripes 45 apart under uneven light: B2 half "unlike the table" when
+#: bare, the round's end unseen).  The ring's pixels outside every zone (where no card
+#: lies) are sorted into ``TONES`` colours; one that takes ``TONE_SHARE`` of them, lies
+#: ``TONE_APART`` or more from the median, and is found around ``TONE_ZONES`` zones or
+#: more, on both players' sides (a cloth's pattern is everywhere; a hand reaching over
+#: the table at the deal is not) is table too (``_table_distances``).  Rings are read every ``TONE_STEP`` pixels.
+TONES: Final = 3
+TONE_SHARE: Final = 0.2
+TONE_APART: Final = 22.0
+TONE_ZONES: Final = 4
+TONE_STEP: Final = 2
+#: ... but not while this share of a zone's pixels is nearer the cards' paper than any
+#: of the table's colours (bare stripes: 0.2 % at most in dev game 2378; a court card
+#: on a pile in 2296: 6 %).
+TONE_PAPER_SHARE: Final = 0.02
 #: At a later deal, the spit zones seen on the spit piles at the last one stay (when
 #: this deal's cards did not show the piles) while no column has moved further than
 #: this share of a card's width.
@@ -349,6 +366,8 @@ class TableReader:
         # the table's colour around each zone (a vignetted or unevenly lit table is
         # darker towards the corners, where the spit piles lie)
         self._zone_colours: dict[ZoneId, npt.NDArray[np.float32]] = {}
+        # the other colours of a patterned table around each zone (``TONES``)
+        self._zone_tones: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         # the colour of the cards' paper, from the first card named surely on these zones
         self._paper: npt.NDArray[np.float32] | None = None
         self._relocating = geometry is None
@@ -611,6 +630,7 @@ class TableReader:
         if self._table_colour is None:
             self._table_colour = self._estimate_table_colour(image, geometry)
             self._zone_colours = self._estimate_zone_colours(image, geometry, self._table_colour)
+            self._zone_tones = self._estimate_zone_tones(image, geometry)
         zones: dict[ZoneId, ZoneObservation] = {}
         to_read: list[ZoneId] = []
         glimpsed: list[ZoneId] = []
@@ -1414,7 +1434,7 @@ class TableReader:
             state: ZoneState = "face_up" if card.face_up else "face_down"
             return ZoneObservation(state, card.card, card.confidence, card.corners,
                                    card.candidates if card.face_up else ())
-        foreign = self._foreign_fraction(image, geometry, zone)
+        foreign = self._foreign_fraction(image, geometry, zone, tones=True)
         if foreign > COVER_FRACTION:
             return ZoneObservation("covered", None, min(1.0, foreign), None)
         return ZoneObservation("empty", None, 1.0 - foreign, None)
@@ -1468,6 +1488,43 @@ class TableReader:
                 out[zone] = colour
         return out
 
+    def _estimate_zone_tones(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
+                             ) -> dict[ZoneId, list[npt.NDArray[np.float32]]]:
+        """The other colours of a patterned table around each zone (``TONES``): an
+        empty list on a cloth of one colour."""
+        cardless = np.ones(image.shape[:2], np.uint8)
+        for quad in geometry.zones.values():
+            cv2.fillConvexPoly(cardless, np.round(quad).astype(np.int32), 0)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+        found: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
+        for zone in geometry.zones:
+            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=RING_WIDTH)
+            ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
+            step = TONE_STEP
+            bounds = (-(-(iy0 - y0) // step), (iy1 - y0) // step,
+                      -(-(ix0 - x0) // step), (ix1 - x0) // step)
+            free = _ring(cardless[y0:y1:step, x0:x1:step, None].repeat(3, axis=2), *bounds)[:, 0]
+            ring = _ring(image[y0:y1:step, x0:x1:step], *bounds)[free > 0].astype(np.float32)
+            median = self._zone_colours.get(zone, self._table_colour)
+            if len(ring) < 16 * TONES or median is None:
+                continue
+            cv2.setRNGSeed(0)  # the same tones from the same frame
+            _, labels, centres = cv2.kmeans(ring, TONES, np.zeros((len(ring), 1), np.int32), criteria,
+                                            2, cv2.KMEANS_PP_CENTERS)
+            shares = np.bincount(np.asarray(labels).ravel(), minlength=TONES) / len(ring)
+            found[zone] = [np.asarray(c, np.float32) for c, share in zip(centres, shares, strict=True)
+                           if share >= TONE_SHARE and float(np.abs(c - median).max()) >= TONE_APART]
+        out: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
+        for zone, tones in found.items():
+            out[zone] = []
+            for tone in tones:
+                around = [elsewhere for elsewhere, others in found.items() if any(
+                    float(np.abs(tone - other).max()) < TABLE_DISTANCE for other in others)]
+                sides = {_zone_side(z) for z in around}
+                if len(around) >= TONE_ZONES and {"A", "B"} <= sides:
+                    out[zone].append(tone)
+        return out
+
     def _is_table(self, image: npt.NDArray[np.uint8], seen: SeenCard) -> bool:
         """Whether a face the reader could not name is bare table after all.
 
@@ -1492,7 +1549,7 @@ class TableReader:
         box = _outline_box(image, seen.corners)
         if box is None:
             return False
-        distance = self._table_distances(image, seen.corners, box, seen.zone)
+        distance = self._table_distances(image, seen.corners, box, seen.zone, tones=True)
         if distance is None:
             return False
         table = distance < TABLE_DISTANCE
@@ -1521,22 +1578,34 @@ class TableReader:
             self._paper = np.percentile(pixels, 75, axis=0).astype(np.float32)
 
     def _foreign_fraction(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
-                          zone: ZoneId) -> float:
-        """Fraction of a zone's pixels whose colour is far from the table's."""
+                          zone: ZoneId, tones: bool = False) -> float:
+        """Fraction of a zone's pixels whose colour is far from the table's (with
+        ``tones``, from any of its colours there: ``_table_distances``)."""
         x0, y0, x1, y1 = box = geometry.zone_box(zone, image.shape)
         if x1 - x0 < 2 or y1 - y0 < 2:
             return 0.0
-        distance = self._table_distances(image, geometry.zones[zone], box, zone)
+        distance = self._table_distances(image, geometry.zones[zone], box, zone, tones=tones)
         return 0.0 if distance is None else float((distance > TABLE_DISTANCE).mean())
 
     def _table_distances(self, image: npt.NDArray[np.uint8], quad: npt.NDArray[np.float32],
                          box: tuple[int, int, int, int], zone: ZoneId | None = None,
-                         colour: npt.NDArray[np.float32] | None = None,
+                         colour: npt.NDArray[np.float32] | None = None, tones: bool = False,
                          ) -> npt.NDArray[np.float32] | None:
         """How far from the table's colour (around ``zone``, if known), or from
         ``colour`` when given, each pixel inside ``quad`` lies (largest channel
-        difference, every other pixel of ``box``); None when none lies inside."""
+        difference, every other pixel of ``box``); None when none lies inside.
+
+        With ``tones``, from the nearest of the table's colours around ``zone``
+        (``TONES``), unless ``TONE_PAPER_SHARE`` of the pixels or more are nearer the
+        cards' paper (or the paper is not known yet): a court card's picture has the
+        colours of many a cloth (dev game 2296: JS on the left pile, on stripes, its
+        picture taken for table, read as an empty pile for 7 s while cards went onto
+        it).  For whether a zone where no card was found is empty, and whether an
+        unnamed face is table (``_is_table``); whether to look for a card's sides there
+        is judged by the main colour, as a back's pattern can have the cloth's colours
+        too (2296: backs in emptied columns no longer looked for, and read as empty)."""
         assert self._table_colour is not None
+        tones_here = self._zone_tones.get(zone, []) if tones and colour is None and zone is not None else []
         if colour is None:
             colour = (self._zone_colours.get(zone, self._table_colour) if zone is not None
                       else self._table_colour)
@@ -1545,6 +1614,14 @@ class TableReader:
             return None
         patch = pixels.astype(np.float32)
         distance = _channel_max(cv2.absdiff(patch, np.full_like(patch, colour)))
+        if tones_here and self._paper is not None:
+            nearest = distance
+            for tone in tones_here:
+                nearest = np.minimum(nearest, _channel_max(cv2.absdiff(patch, np.full_like(patch, tone))))
+            paper = _channel_max(cv2.absdiff(patch, np.full_like(patch, self._paper)))
+            paperlike = (paper < nearest) & (paper < TABLE_DISTANCE)
+            if float(paperlike[inside].mean()) < TONE_PAPER_SHARE:
+                distance = nearest  # no card's paper shows: all of the cloth's tones are table
         return np.asarray(distance[inside], np.float32)
 
 
@@ -1635,6 +1712,13 @@ def _same_layout(a: TableGeometry, b: TableGeometry) -> bool:
     reach = MISFIT_SAME_WIDTHS * min(a.card_width, b.card_width)
     return all(float(np.linalg.norm(a.zones[z].mean(axis=0) - b.zones[z].mean(axis=0))) <= reach
                for z in a.zones)
+
+
+def _zone_side(zone: ZoneId) -> str:
+    """Whose side of the table a zone lies on: "A", "B", or "" for the centre piles."""
+    if zone in PILE_ZONES:
+        return ""
+    return zone[-1] if zone.startswith("spit") else zone[0]
 
 
 def _paper_coloured(colour: npt.NDArray[np.float32]) -> bool:

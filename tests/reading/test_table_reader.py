@@ -484,6 +484,124 @@ def test_an_empty_column_of_a_pale_checked_cloth_is_empty_not_an_unreadable_face
     assert settled.zones["A2"].state == settled.zones["A4"].state == "face_up"
 
 
+def _grey_stripes(size: tuple[int, int] = (1280, 720), width: int = 14) -> np.ndarray:
+    """A cloth of diagonal stripes ``width`` pixels across, light and dark grey 60 apart:
+    the median of its pixels lies on one of them, far from the other."""
+    ys, xs = np.mgrid[0:size[1], 0:size[0]]
+    band = ((xs + ys) // width) % 2
+    return np.array([(190, 192, 186), (130, 128, 122)], np.uint8)[band]
+
+
+@pytest.mark.parametrize("tones", [True, False])
+def test_an_empty_column_of_a_striped_cloth_is_empty_not_covered(
+        tones: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dev game 2378, grey stripes under uneven light: an emptied column was half "unlike
+    # the table" and read as covered for the rest of the round, so that the tableau never
+    # showed cleared and the round's end went unseen.  The cloth's other tone, found
+    # around the zones where no card lies, is table too.
+    import tablecam.reading.table_reader as table_reader
+
+    if not tones:  # a tone must be seen around more zones than there are: none is
+        monkeypatch.setattr(table_reader, "TONE_ZONES", 99)
+    table = _grey_stripes()
+    scene = spit_deal_scene(UP, seed=16, table=table)
+    reader = TableReader(TemplateReader())
+    assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
+    corners = scene.truth["A3"][0]
+    mask = np.zeros(table.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
+    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8)).astype(bool)
+    left = scene.image.copy()
+    left[mask] = table[mask]
+    reader.read(_frame(0.1, left))
+    settled = reader.read(_frame(0.2, left))
+    assert settled.zones["A3"].state == ("empty" if tones else "covered")
+    assert settled.zones["A2"].card == UP[1] and settled.zones["A4"].card == UP[3]
+
+
+@pytest.mark.parametrize("tones", [True, False])
+def test_an_empty_column_of_a_striped_cloth_read_as_a_face_is_bare_table(
+        tones: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Dev game 2378, grey stripes: the bare right pile, outlined by the stripes and read
+    # as a face the reader could not name while the deal was laid, made the deal seem
+    # over 2 s early, half laid.  The check that an unnamed face is bare table counts
+    # the cloth's other tone as table too where no card's paper shows.
+    import tablecam.reading.table_reader as table_reader
+
+    if not tones:
+        monkeypatch.setattr(table_reader, "TONE_ZONES", 99)
+    settled = _a3_played_away(_grey_stripes())
+    assert settled.zones["A3"].state == ("empty" if tones else "face_up")
+    assert settled.zones["A2"].state == settled.zones["A4"].state == "face_up"
+
+
+def test_an_unnamed_picture_in_the_colours_of_a_striped_cloth_is_no_bare_table() -> None:
+    # Dev game 2296, striped cloth: JS on the left pile, a court card the reader could
+    # not name, whose picture has the colours of the cloth's stripes.  With the stripes'
+    # other tone taken for table there, the picture was table, and the pile read empty
+    # for 7 s while cards went onto it.  A zone that shows the cards' paper is judged by
+    # the table's main colour alone.
+    card = Card.parse("JS")
+    picture = plain_face(card)
+    for k, colour in enumerate([(130, 128, 122), (190, 192, 186)] * 2):
+        picture[8 + 31 * k:8 + 31 * (k + 1), 8:-8] = colour
+    scene = spit_deal_scene(UP, seed=16, table=_grey_stripes(), faces={card: picture},
+                            centre=[card])
+    reader = TableReader(TableTakenForFace())
+    reading = reader.read(_frame(0.0, scene.image))
+    assert reading.zones["A3"].card == UP[2]
+    assert (reading.zones["left"].state, reading.zones["left"].card) == ("face_up", None)
+
+
+@pytest.mark.parametrize("paper_rule", [True, False])
+def test_a_zone_showing_card_paper_where_no_card_was_found_is_covered_not_empty(
+        paper_rule: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cloth's other tone makes a zone where no card was found empty only while no
+    # card's paper shows there: a court card whose picture has the stripes' colours, lying
+    # where no outline fits it, is something lying there, not bare cloth.
+    import tablecam.reading.table_reader as table_reader
+
+    if not paper_rule:
+        monkeypatch.setattr(table_reader, "TONE_PAPER_SHARE", 2.0)
+    card = Card.parse("JS")
+    picture = plain_face(card)
+    for k, colour in enumerate([(130, 128, 122), (190, 192, 186)] * 2):
+        picture[8 + 31 * k:8 + 31 * (k + 1), 8:-8] = colour
+    table = _grey_stripes()
+    scene = spit_deal_scene(UP, seed=16, table=table)
+    reader = TableReader(TemplateReader())
+    reader.read(_frame(0.0, scene.image))
+    assert reader.geometry is not None
+    assert reader._observe(scene.image, reader.geometry, "left", []).state == "empty"
+    lying = scene.image.copy()
+    paste(lying, picture, tuple(reader.geometry.zones["left"].mean(axis=0)), 12.0, 63 * 1.2)
+    observed = reader._observe(lying, reader.geometry, "left", [])  # (no outline found)
+    assert observed.state == ("covered" if paper_rule else "empty")
+
+
+def test_a_hand_beside_a_column_when_the_zones_are_found_is_no_tone_of_the_table() -> None:
+    # The other tones of a patterned cloth are what lies around the zones where no card
+    # does; a hand resting there as the zones are taken lies around three of A's zones.
+    # Taken for the cloth, the hand over A3 with its card gone would read "empty" (a card
+    # played) rather than covered.
+    scene = spit_deal_scene(UP, seed=16)
+    found = TableReader(TemplateReader())
+    found.read(_frame(0.0, scene.image))
+    reader = TableReader(TemplateReader(), geometry=found.geometry)
+    centre = scene.truth["A3"][0].mean(axis=0)
+    beside = _hand(scene.image, centre + np.array([0, 75]))
+    assert reader.read(_frame(0.0, beside)).zones["A3"].state == "face_up"
+    table = background((1280, 720), (40, 90, 40))
+    corners = scene.truth["A3"][0]
+    mask = np.zeros(table.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
+    gone = scene.image.copy()
+    gone[mask.astype(bool)] = table[mask.astype(bool)]
+    over = _hand(gone, centre)
+    reader.read(_frame(0.1, over))
+    assert reader.read(_frame(0.2, over)).zones["A3"].state == "covered"
+
+
 def _dealt_cards(shift_px: float = 0.0, spit_out_px: float | None = None) -> list:
     """Ten dealt cards where the layout puts the columns (a 1.6 px/mm top-down camera,
     moved ``shift_px`` to the right), and with ``spit_out_px`` a face-down spit pile
