@@ -1492,26 +1492,36 @@ class TableReader:
                              ) -> dict[ZoneId, list[npt.NDArray[np.float32]]]:
         """The other colours of a patterned table around each zone (``TONES``): an
         empty list on a cloth of one colour."""
-        cardless = np.ones(image.shape[:2], np.uint8)
+        boxes = {zone: geometry.zone_box(zone, image.shape, margin=RING_WIDTH) for zone in geometry.zones}
+        if not boxes:
+            return {}
+        bx0, by0 = min(b[0] for b in boxes.values()), min(b[1] for b in boxes.values())
+        bx1, by1 = max(b[2] for b in boxes.values()), max(b[3] for b in boxes.values())
+        cardless = np.ones((max(0, by1 - by0), max(0, bx1 - bx0)), np.uint8)  # (over the rings)
         for quad in geometry.zones.values():
-            cv2.fillConvexPoly(cardless, np.round(quad).astype(np.int32), 0)
+            cv2.fillConvexPoly(cardless, np.round(quad - np.array([bx0, by0], np.float32)).astype(np.int32), 0)
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
         found: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}
         for zone in geometry.zones:
-            x0, y0, x1, y1 = geometry.zone_box(zone, image.shape, margin=RING_WIDTH)
+            x0, y0, x1, y1 = boxes[zone]
             ix0, iy0, ix1, iy1 = geometry.zone_box(zone, image.shape)
             step = TONE_STEP
-            bounds = (-(-(iy0 - y0) // step), (iy1 - y0) // step,
-                      -(-(ix0 - x0) // step), (ix1 - x0) // step)
-            free = _ring(cardless[y0:y1:step, x0:x1:step, None].repeat(3, axis=2), *bounds)[:, 0]
-            ring = _ring(image[y0:y1:step, x0:x1:step], *bounds)[free > 0].astype(np.float32)
+            # (the ring: the zone's box cut out)
+            free = cardless[y0 - by0:y1 - by0:step, x0 - bx0:x1 - bx0:step].copy()
+            free[-(-(iy0 - y0) // step):max(0, (iy1 - y0) // step),
+                 -(-(ix0 - x0) // step):max(0, (ix1 - x0) // step)] = 0
+            ring = np.ascontiguousarray(image[y0:y1:step, x0:x1:step][free > 0]).reshape(-1, 1, 3)
             median = self._zone_colours.get(zone, self._table_colour)
             if len(ring) < 16 * TONES or median is None:
                 continue
+            far = _channel_max(cv2.absdiff(ring, np.full_like(ring, np.round(median).astype(np.uint8))))
+            if float((far >= TONE_APART / 2).mean()) < TONE_SHARE / 2:
+                continue  # (of one colour: too few pixels far from the median for a tone)
+            pixels = ring.reshape(-1, 3).astype(np.float32)
             cv2.setRNGSeed(0)  # the same tones from the same frame
-            _, labels, centres = cv2.kmeans(ring, TONES, np.zeros((len(ring), 1), np.int32), criteria,
-                                            2, cv2.KMEANS_PP_CENTERS)
-            shares = np.bincount(np.asarray(labels).ravel(), minlength=TONES) / len(ring)
+            _, labels, centres = cv2.kmeans(pixels, TONES, np.zeros((len(pixels), 1), np.int32),
+                                            criteria, 2, cv2.KMEANS_PP_CENTERS)
+            shares = np.bincount(np.asarray(labels).ravel(), minlength=TONES) / len(pixels)
             found[zone] = [np.asarray(c, np.float32) for c, share in zip(centres, shares, strict=True)
                            if share >= TONE_SHARE and float(np.abs(c - median).max()) >= TONE_APART]
         out: dict[ZoneId, list[npt.NDArray[np.float32]]] = {}

@@ -418,11 +418,12 @@ def _dotted_table(size: tuple[int, int] = (1280, 720)) -> np.ndarray:
     return table
 
 
-def _a3_played_away(table: np.ndarray) -> Any:
-    """A deal on ``table`` read by a reader that takes bare cloth for an unnamed face,
-    then A3's card played away (its place shows the cloth again): the settled reading."""
+def _a3_played_away(table: np.ndarray, classifier: TemplateReader | None = None) -> Any:
+    """A deal on ``table`` read by a reader that takes bare cloth for an unnamed face
+    (or by ``classifier``), then A3's card played away (its place shows the cloth
+    again): the settled reading."""
     scene = spit_deal_scene(UP, seed=16, table=table)
-    reader = TableReader(TableTakenForFace())
+    reader = TableReader(classifier or TableTakenForFace())
     assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
     corners = scene.truth["A3"][0]
     mask = np.zeros(table.shape[:2], np.uint8)
@@ -503,18 +504,7 @@ def test_an_empty_column_of_a_striped_cloth_is_empty_not_covered(
 
     if not tones:  # a tone must be seen around more zones than there are: none is
         monkeypatch.setattr(table_reader, "TONE_ZONES", 99)
-    table = _grey_stripes()
-    scene = spit_deal_scene(UP, seed=16, table=table)
-    reader = TableReader(TemplateReader())
-    assert reader.read(_frame(0.0, scene.image)).zones["A3"].card == UP[2]
-    corners = scene.truth["A3"][0]
-    mask = np.zeros(table.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, cv2.convexHull(corners.astype(np.int32)), 1)
-    mask = cv2.dilate(mask, np.ones((9, 9), np.uint8)).astype(bool)
-    left = scene.image.copy()
-    left[mask] = table[mask]
-    reader.read(_frame(0.1, left))
-    settled = reader.read(_frame(0.2, left))
+    settled = _a3_played_away(_grey_stripes(), TemplateReader())
     assert settled.zones["A3"].state == ("empty" if tones else "covered")
     assert settled.zones["A2"].card == UP[1] and settled.zones["A4"].card == UP[3]
 
