@@ -302,6 +302,16 @@ def _ring(patch: npt.NDArray[np.uint8], top: int, bottom: int, left: int, right:
                            patch[top:bottom, right:].reshape(-1, 3)])
 
 
+def _inner_bounds(origin: tuple[int, int], inner: tuple[int, int, int, int], step: int,
+                  ) -> tuple[int, int, int, int]:
+    """Rows then columns (slice bounds: top, bottom, left, right) of box ``inner``
+    (x0, y0, x1, y1) within a patch taken every ``step`` pixels from ``origin`` (x, y),
+    the pixels wholly inside it: a zone's box within its ring's."""
+    x0, y0 = origin
+    ix0, iy0, ix1, iy1 = inner
+    return -(-(iy0 - y0) // step), (iy1 - y0) // step, -(-(ix0 - x0) // step), (ix1 - x0) // step
+
+
 def _channel_medians(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """``np.median(pixels, axis=0)`` of N x 3 pixels as float32, the same values in
     half the time (each channel partitioned in a row of its own)."""
@@ -1479,8 +1489,7 @@ class TableReader:
                 continue
             step = RING_STEP  # a pixel in every few each way is plenty for a median
             patch = image[y0:y1:step, x0:x1:step]
-            ring = _ring(patch, -(-(iy0 - y0) // step), (iy1 - y0) // step,
-                         -(-(ix0 - x0) // step), (ix1 - x0) // step)
+            ring = _ring(patch, *_inner_bounds((x0, y0), (ix0, iy0, ix1, iy1), step))
             if len(ring) < 16:
                 continue
             colour = _channel_medians(ring)
@@ -1508,8 +1517,8 @@ class TableReader:
             step = TONE_STEP
             # (the ring: the zone's box cut out)
             free = cardless[y0 - by0:y1 - by0:step, x0 - bx0:x1 - bx0:step].copy()
-            free[-(-(iy0 - y0) // step):max(0, (iy1 - y0) // step),
-                 -(-(ix0 - x0) // step):max(0, (ix1 - x0) // step)] = 0
+            top, bottom, left, right = _inner_bounds((x0, y0), (ix0, iy0, ix1, iy1), step)
+            free[top:bottom, left:right] = 0
             ring = np.ascontiguousarray(image[y0:y1:step, x0:x1:step][free > 0]).reshape(-1, 1, 3)
             median = self._zone_colours.get(zone, self._table_colour)
             if len(ring) < 16 * TONES or median is None:
