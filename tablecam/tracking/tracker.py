@@ -2198,18 +2198,37 @@ class Tracker:
 
         The longest such chain is taken, so every card that left a column is counted
         on a pile.  With ``play_top`` the new top is a never-seen card: it was under the
-        chain's last card, revealed and played from the same column.
+        chain's last card, revealed and played from the same column -- or, where there
+        was no time for that (``_no_turn_since``), a misread of the chain's last card.
         """
         cards = self._r.pile_cards[pile]
         below = cards[-1] if cards else None
-        chain = self._longest_chain(below, card, [c for c in self._in_hand if c != card],
-                                    need_down=play_top)
+        held = [c for c in self._in_hand if c != card]
+        chain = self._longest_chain(t, below, card, held, need_down=play_top)
+        misread = False
+        if not chain and play_top:
+            # The chain's last card left a column whose back has shown since the hand
+            # over it went, a moment ago: no card was turned there, so ``card`` is that
+            # last card misread on the pile (dev game 2378, cards 35 pixels wide: A's
+            # 6H, laid askew on 7H, read 7D from the 7H's corner; 7D was reported turned
+            # up in A5 and played, though A5 showed its back 0.3 s after the hand came
+            # over it, and A's count came one short).
+            chain = self._longest_chain(t, below, card, held, need_down=False)
+            source = self._in_hand[chain[-1]] if chain else None
+            misread = source is not None and self._no_turn_since(source.seat, source.column, t)
+            if not misread:
+                return []
         if not chain:
             return []
         out: list[Tracked] = []
         for under in chain:
             hand = self._in_hand[under]
             out += self._play(t, hand.seat, hand.column, under, pile)
+        if misread:
+            zone = self._zones.get(pile)
+            if zone is not None:
+                zone.accepted = ("face_up", chain[-1])
+            return out
         if play_top:
             last = chain[-1]
             seat, column = self._r.played_from[last]
@@ -2219,7 +2238,7 @@ class Tracker:
             out += self._play(t, seat, column, card, pile)
         return out
 
-    def _longest_chain(self, below: Card | None, top: Card, hands: list[Card],
+    def _longest_chain(self, t: float, below: Card | None, top: Card, hands: list[Card],
                        need_down: bool) -> list[Card]:
         """The longest order of ``hands`` cards that goes from ``below`` up to ``top`` by rank."""
         best: list[Card] = []
@@ -2228,7 +2247,8 @@ class Tracker:
             nonlocal best
             if path and top.fits_on(path[-1]) and len(path) > len(best):
                 hand = self._in_hand[path[-1]]
-                if not need_down or self._r.down.get((hand.seat, hand.column), 0) > 0:
+                if not need_down or (self._r.down.get((hand.seat, hand.column), 0) > 0
+                                     and not self._no_turn_since(hand.seat, hand.column, t)):
                     best = list(path)
             for card in left:
                 if last is None or card.fits_on(last):
@@ -2236,6 +2256,16 @@ class Tracker:
 
         extend([], below, hands[:6])
         return best
+
+    def _no_turn_since(self, seat: Seat, column: int, t: float) -> bool:
+        """Has column ``column`` shown a face-down card since the hand over it went, with
+        no hand over it since, and did that hand come less than ``chain_s`` before ``t``?
+        Then no card was turned up there and played by ``t``: its top's play alone takes
+        most of that time."""
+        zone = self._zones.get(f"{seat}{column}")
+        return (zone is not None and zone.accepted[0] == "face_down" and zone.candidate is None
+                and not zone.covered and zone.last_hidden < zone.accepted_at
+                and t - zone.covered_since < self.chain_s)
 
     def _lone_unread_spit(self) -> bool:
         """Is the pending spit an unread card on one pile only, though no spit card was

@@ -1002,6 +1002,30 @@ def test_a_never_seen_card_on_a_pile_is_not_turned_from_under_a_card_still_in_a_
     assert not [e for e in out if isinstance(e, Reveal | Play)]
 
 
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_card_read_on_a_held_card_s_pile_is_no_reveal_where_there_was_no_time_to_turn_one(
+        turned: bool) -> None:
+    # dev game 2378, cards 35 pixels wide: A's 6H, laid askew on 7H, was read 7D from the
+    # 7H's corner; 6H and then 7D were reported played from A5, 7D as turned up there,
+    # though A5 showed its back 0.3 s after the hand came over it, with no hand over it
+    # since, and A's count came one short.  Here A's 9D goes on 8H, read 10C there.
+    tracker = started()
+    out = lifted(tracker, "A2", "left", "down")  # the hand comes over A2 at 1.0 s
+    if turned:  # the hand back over A2: time enough to turn the card under 9D and play it
+        out += run(tracker, [(1.25 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(6)])
+        out += run(tracker, [(1.45 + i / 30, dict(BASE, A2="empty", left="covered")) for i in range(2)])
+    start = 1.5 if turned else 1.2
+    out += run(tracker, [(start + i / 30, dict(BASE, A2="empty" if turned else "down", left="10C"))
+                         for i in range(60)])
+    plays = [(e.card, e.pile) for e in out if isinstance(e, Play)]
+    reveals = [e.card for e in out if isinstance(e, Reveal)]
+    if turned:
+        assert plays == [(c("9D"), "left"), (c("10C"), "left")] and reveals == [c("10C")]
+    else:
+        assert plays == [(c("9D"), "left")] and not reveals
+        assert tracker._r.down[("A", 2)] == 1 and tracker._top("left") == c("9D")
+
+
 def hinted(reading: SyntheticReading, zone: str, code: str) -> SyntheticReading:
     """``reading`` with ``zone`` covered, the reader hinting ``code`` under the hand."""
     zones = dict(reading.zones)
