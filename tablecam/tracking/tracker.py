@@ -1747,6 +1747,11 @@ class Tracker:
                 # on 7C, where the next card did not fit).
                 if not self.spit_expected and self._held_fits(pile):
                     return self._pile_arrival(t, pile, None, hidden)
+                if self.spit_expected and zone is not None and not zone.untouched:
+                    # ... and with spit cards due, a hand laid one (dev game 2378: the
+                    # spit card QC, laid on the spit card 9C and liked as the JC under
+                    # 9C, went uncounted, and the pile's take came one short)
+                    return self._pile_arrival(t, pile, None, hidden)
                 return []
             cards.pop()
             seat, column = self._r.played_from.pop(gone, ("A", 0))

@@ -735,6 +735,26 @@ def test_a_spit_card_we_had_placed_deeper_in_a_pile_is_a_spit_card() -> None:
     assert not [e for e in out if isinstance(e, Spit)]
 
 
+def test_a_spit_card_liked_as_the_card_under_the_spit_card_below_it_is_an_unread_spit_card(
+) -> None:
+    # dev game 2378, cards 35 pixels wide: the spit card QC, laid on the spit card 9C and
+    # read unnamed, liked as the JC under 9C, was taken for 9C taken back; it went
+    # uncounted, and the pile's take came one short.  (A spit card liked as the card
+    # under it, which it fits, was handled before: dev game 2078.)
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    table = dict(BASE, left="9C", right="9D")  # a spit turn: 9C on 8H, 9D on 2S
+    out = run(tracker, [(1.0 + i / 30, table) for i in range(4)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("9D")}]
+    tracker.spit_expected = True
+    out = run(tracker, [(2.0 + i / 30, dict(table, left="covered", right="covered")) for i in range(3)])
+    for i in range(30):
+        out += tracker.update(unread(frame(2.1 + i / 30, **dict(table, left="4H")), "right",
+                                     ("2S", 0.7), ("QD", 0.1)))
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("4H"), "right": None}]
+    assert len(tracker._r.pile_cards["right"]) == 3
+
+
 def test_a_card_played_while_its_column_seemed_to_show_it_is_not_revealed_there() -> None:
     # dev game 2048: B's 9C left its column, whose light-coloured back the reader took for
     # an unnamed face, so the column seemed to show 9C still; 9C was seen on the left pile
