@@ -1208,7 +1208,23 @@ class Tracker:
         for card, _hand in sorted(self._in_hand.items(), key=lambda item: item[1].since):
             if card in self._in_hand and self._fitting_pile(card) is not None:
                 out += self._settle_lost(t, card)
+            elif card in self._in_hand and (pile := self._unread_landing(card)) is not None:
+                # It fits neither known top, and one pile's top is a card nobody read:
+                # it went there (dev game 2378: A's last card, AC, laid on the unread
+                # spit card 2D and read unnamed as the slap came, was left out of the
+                # right pile's take)
+                hand = self._in_hand.pop(card)
+                out += self._play(t, hand.seat, hand.column, card, pile)
         return out
+
+    def _unread_landing(self, card: Card) -> Pile | None:
+        """The one pile whose top is a card nobody read, when ``card`` fits the other
+        pile's known top not at all."""
+        unread = [p for p in PILES if self._r.pile_cards[p] and self._top(p) is None]
+        if len(unread) != 1:
+            return None
+        other = other_pile(unread[0])
+        return None if self._fits_top(other, card) or self._top(other) is None else unread[0]
 
     def flush(self, t: float) -> list[Tracked]:
         """At the end of a recording: report what is still pending."""

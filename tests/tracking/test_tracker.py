@@ -647,6 +647,25 @@ def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() 
     assert tracker.settle_held(1.4) == []
 
 
+@pytest.mark.parametrize(("left", "lands"), [("9C", "right"), ("8D", "left")])
+def test_a_held_card_fitting_no_known_top_is_played_on_the_unread_pile_when_the_slap_settles(
+        left: str, lands: str) -> None:
+    # dev game 2378: A's last card, AC, laid on the unread spit card 2D and read unnamed
+    # as the slap came, was left out of the right pile's take
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, left=left, right="?")) for i in range(30)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c(left), "right": None}]
+    tracker.spit_expected = False
+    table = dict(BASE, left=left, right="?")
+    out = run(tracker, [(2.5 + i / 30, dict(table, A1="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(2.6 + i / 30, dict(table, A1="empty", right="covered")) for i in range(4)])
+    assert not any(isinstance(e, Play) for e in out)
+    # 7C fits 8D (the left pile's top), not 9C
+    assert [(e.card, e.pile) for e in tracker.settle_held(2.8) if isinstance(e, Play)] == [(c("7C"), lands)]
+
+
 def test_a_pile_read_empty_for_a_few_frames_in_a_one_pile_round_is_no_take() -> None:
     # dev game 2041: B spat alone, so only the left pile was in use; it read empty
     # for three frames during a collision, both piles counted as taken, and the rest of
