@@ -1699,6 +1699,18 @@ class Tracker:
             if self._lone_unread_spit() and card is not None and cards and cards[-1] == card:
                 self._pending_spit.clear()  # the top named again
                 return []
+            zone = self._zones.get(pile)
+            if (card is not None and cards and cards[-1] == card and zone is not None
+                    and zone.untouched and self._pending_spit[pile] is not None):
+                # The top named again with no hand over the pile since the spit card was
+                # named: that name was the top misread, for a spit card laid there would
+                # still show (synthetic games at 8 % misreads: 4S read for two frames on 6S while
+                # "Spit!" was due was reported as a spit card and taken back; the spit
+                # turn counted, the real spit cards a moment later were taken for a
+                # misread on one pile and a late spit card on the other, and a false
+                # "Spit!" followed)
+                del self._pending_spit[pile]
+                return []
             # Another card on a spit card still waiting for its partner: the spit card
             # lies under it, so the spit goes down first.
             spit = self._emit_spit(t)

@@ -1595,6 +1595,22 @@ def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
     assert not [e for e in later if isinstance(e, (Play, Reveal, Takeback, Unsure))]
 
 
+def test_a_spit_card_read_for_a_moment_with_no_hand_then_the_top_again_is_no_spit() -> None:
+    # synthetic games at 8 % misreads: 4S read for two frames on 6S while "Spit!" was due
+    # was reported as a spit card and taken back; the spit turn counted, the real spit
+    # cards a moment later were taken for a misread on one pile and a late spit card on
+    # the other, and a false "Spit!" followed
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    frames = [(1.0 + i / 30, dict(BASE, left="4C" if 3 <= i < 6 else "8H")) for i in range(40)]
+    out = run(tracker, frames)
+    assert not [e for e in out if isinstance(e, Spit | Takeback | Play)]
+    # the real spit cards, laid by hands, come as one spit turn
+    out = run(tracker, [(2.5 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(2.6 + i / 30, dict(BASE, left="9C", right="3D")) for i in range(10)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("3D")}]
+
+
 def test_a_card_under_a_pile_s_top_turned_up_in_a_column_was_misread_on_the_pile() -> None:
     # dev game 2070: the spit card 2S was read as 2C; the real 2C, turned later in A4,
     # was taken for the pile's, so its move to A5 and its play went unreported and the
