@@ -1800,6 +1800,19 @@ class Tracker:
             if zone is not None:
                 zone.accepted = ("face_up", top)
             return []
+        if (card is not None and top is not None and not self.spit_expected
+                and not self._pending_spit and card.rank == top.rank
+                and card not in self._located() and not self._held_fits(pile)
+                and not self._unknown_hands):
+            # Nor is a card seen nowhere before laid on a card of its own rank, with no
+            # spit card due and no card in a hand that may fit there: the top, its suit
+            # misread (dev game 2942: B's 2S, laid unread on the right pile, read 2C
+            # once A's arm had passed; 2C was reported turned up in A5 and played, 0.2 s
+            # after A5's KH went to the other pile, and A's face-down count came one
+            # short, so the round was called won while A5 still held a card).
+            if zone is not None:
+                zone.accepted = ("face_up", top)
+            return []
         if card is not None:
             where, owner, place = self._where(card)
             if (where == "column" and not self.spit_expected and self._named_in_its_column(card)

@@ -1595,6 +1595,23 @@ def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
     assert not [e for e in later if isinstance(e, (Play, Reveal, Takeback, Unsure))]
 
 
+def test_a_pile_top_read_as_another_card_of_its_rank_is_that_top() -> None:
+    # dev game 2942: B's 2S, laid unread on the right pile, was read 2C once A's arm had
+    # passed; 2C was reported turned up in A5 and played, and A's face-down count came
+    # one short.  Only a spit card goes on a card of its own rank.  Here 9D is laid on
+    # 8H and read 9C after a hand passes.
+    tracker = started()
+    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
+    out += lifted(tracker, "A2", "left", "down")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    base = dict(BASE, A2="down", left="9D")
+    later = run(tracker, [(2.0 + i / 30, dict(base, left="covered")) for i in range(2)])
+    later += run(tracker, [(2.1 + i / 30, dict(base, left="9C")) for i in range(30)])
+    assert not [e for e in later if isinstance(e, (Play, Reveal, Takeback, Unsure, Spit))]
+    assert tracker._top("left") == c("9D") and tracker._r.down[("A", 2)] == 1
+
+
 def test_a_spit_card_read_for_a_moment_with_no_hand_then_the_top_again_is_no_spit() -> None:
     # synthetic games at 8 % misreads: 4S read for two frames on 6S while "Spit!" was due
     # was reported as a spit card and taken back; the spit turn counted, the real spit
