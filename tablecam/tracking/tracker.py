@@ -948,12 +948,13 @@ class Tracker:
         matter: when none of those ranks fits a pile, that top cannot be played (dev game
         2008: a small 6C read as 8C 0.75 or 6C 0.21 on piles of JS and 6S).
 
-        A centre pile's unnamed top is listed too, when the reader is that sure of one
-        rank alone and it is the rank of the card we believe lies there: a "Spit!" rests
-        on ranks only (dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 while
-        AS lay in a column, held a stall back a second, to the players' press).  So is a
-        top we know only as a card played unread, when the reads in its column were as
-        sure of that one rank (``_Round.unread_ranks``)."""
+        A centre pile's unnamed top is listed too, when the ranks the reader is that sure
+        of include the rank of the card we believe lies there: a "Spit!" rests on ranks
+        only (dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 while AS lay in
+        a column, held a stall back a second, to the players' press), and the referee
+        judges whether the other ranks matter.  So is a top we know only as a card played
+        unread, when the pile's reads give one rank alone and the reads in its column were
+        as sure of it (``_Round.unread_ranks``)."""
         out: dict[str, frozenset[Rank]] = {}
         for name in (*COLUMN_ZONES, *PILES):
             zone = self._zones.get(name)
@@ -967,7 +968,7 @@ class Tracker:
                 # (a card played unread: listed when its column's reads gave the same one
                 # rank; dev game 2066: 2C, read 2C 0.74 / 2S 0.26 in B4 and 2S 0.61 / 2C
                 # 0.39 on the pile, left the "Spit!" after it to the players' press)
-                if len(ranks) != 1 or (believed is None and self._unread_rank(name) not in ranks):
+                if believed is None and (len(ranks) != 1 or self._unread_rank(name) not in ranks):
                     continue
             if total >= self.rank_floor and (believed is None or believed.rank in ranks):
                 out[name] = frozenset(ranks)

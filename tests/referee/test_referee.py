@@ -459,9 +459,13 @@ def test_a_spit_press_on_a_stuck_table_whose_pile_card_was_not_named_is_the_stal
 def test_a_pile_card_not_named_but_sure_of_its_rank_bears_the_stall() -> None:
     # dev game 2060: the spit card AC, read as AS 0.58 or AC 0.42 (AS lay in a column),
     # held the "Spit!" back a second, to the players' press; only ranks decide plays
+    # Nor does a rank it may be besides the top's that no column top would fit either
+    # (dev game 2418: A's AD, played unread, liked as AS 0.73, AD 0.18 or KS 0.04 on the
+    # pile, with no queen, king or two in a column); one that 10C would fit does.
     for ranks, stalled in (({"left": frozenset({c("QD").rank})}, True),
                            ({"left": frozenset({c("KD").rank})}, False),  # not the top's
-                           ({"left": frozenset({c("QD").rank, c("KD").rank})}, False), ({}, False)):
+                           ({"left": frozenset({c("QD").rank, c("KD").rank})}, True),
+                           ({"left": frozenset({c("QD").rank, c("JD").rank})}, False), ({}, False)):
         referee = dealt(["7C", "2D", "3H", "4S", "5C"], ["9C", "9D", "9H", "9S", "10C"])
         referee.reconcile(1.5, {}, None, unnamed={"left"}, ranks=ranks)
         calls = referee.observe(Spit(2.0, 1, {"left": c("QD"), "right": c("KH")}))
