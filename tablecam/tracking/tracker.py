@@ -1718,7 +1718,8 @@ class Tracker:
             return spit + self._pile_arrival(t, pile, card, hidden)
         zone = self._zones.get(pile)
         if (card is not None and cards and cards[-1] is None
-                and ((zone is not None and zone.read_at_last)
+                and ((zone is not None and (zone.read_at_last
+                                            or (zone.untouched and zone.accepted_named > 0)))
                      or (not self.spit_expected and not self._pending_spit
                          and self._top_rank(pile) == card.rank))
                 and card not in self._located()):
@@ -1727,7 +1728,11 @@ class Tracker:
             # by, since nothing but a spit card is laid on a card of its own rank (dev
             # game 2069: A's KH, played unread from A3 with its rank sure, named on the
             # left pile for a frame as B's hand went by to the right pile, was taken for a
-            # card turned and played from B5, and B's count was one short).
+            # card turned and played from B5, and B's count was one short).  So too a name
+            # the reader gives itself with no hand over the pile since the look before,
+            # whatever that look was (dev game 2078: the spit card 9D, read 10D, a card
+            # under the pile's top, was counted unread; named 9D 1.3 s later with no hand
+            # near, it stayed unknown, and the next "Spit!" waited 1.1 s for the press).
             cards[-1] = card
             self._located_cache = None
             return [PileIdentified(t, pile, card)]

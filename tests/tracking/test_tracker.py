@@ -571,6 +571,24 @@ def test_an_unread_spit_card_of_a_sure_rank_named_after_a_hand_passed_is_that_ca
     assert [e.card for e in out if isinstance(e, PileIdentified)] == [c("4S")]
 
 
+def test_an_unread_spit_card_named_with_no_hand_over_its_pile_is_that_card() -> None:
+    # dev game 2078: the spit card 9D, read 10D (a card under the pile's top), was counted
+    # unread; named 9D 1.3 s later with no hand near, it stayed unknown, and the next
+    # "Spit!" waited 1.1 s for the players' press
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    table = dict(BASE, left="9C", right="3D")  # a spit turn: 9C on 8H, 3D on 2S
+    run(tracker, [(1.0 + i / 30, table) for i in range(4)])
+    tracker.spit_expected = True  # the next spit turn: 10S on 9C, read as the 8H under it
+    out = run(tracker, [(2.0 + i / 30, dict(table, left="covered", right="covered")) for i in range(3)])
+    out += run(tracker, [(2.1 + i / 30, dict(table, left="8H", right="4H")) for i in range(20)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": None, "right": c("4H")}]
+    tracker.spit_expected = False
+    out = run(tracker, [(3.0 + i / 30, dict(table, left="10S", right="4H")) for i in range(20)])
+    assert [(e.pile, e.card) for e in out if isinstance(e, PileIdentified)] == [("left", c("10S"))]
+    assert not [e for e in out if isinstance(e, Spit | Play | Reveal)]
+
+
 def test_a_card_named_on_a_pile_no_hand_was_over_then_laid_on_the_other_is_laid_there() -> None:
     """Dev game 3024, cards 36 pixels wide: A's 9H on the left pile, named once, was read
     10D with no hand over the pile, and B's 10D, lifted from B1, was taken for played
