@@ -1975,6 +1975,19 @@ class Tracker:
             known = min((hand.since, known) for known, hand in held.items())[1]
             hand = self._in_hand[known]
             return self._play(t, hand.seat, hand.column, known, pile)
+        if card is not None and not self.spit_expected and held:
+            below = cards[-1] if cards else None
+            kin = [known for known in held if known.suit == card.suit
+                   and (below is None or known.fits_on(below))]
+            if len(kin) == 1:
+                # A card seen nowhere, named on a pile where no spit card was due, while
+                # the one card in a hand of its suit fits there: that card, its rank
+                # misread (dev game 2418, cards 36 pixels wide: B's 6S, laid on 5H and read
+                # 4S, was taken for a spit card nobody had turned, and 6S was lost; B2's
+                # face-down count then stayed one high, and a move of 7H into an empty
+                # column was held open for the rest of the round, so no "Spit!" came).
+                hand = self._in_hand[kin[0]]
+                return self._play(t, hand.seat, hand.column, kin[0], pile)
         # A card of unknown origin: a spit card.
         if not self._pending_spit:
             self._spit_since = t

@@ -589,6 +589,17 @@ def test_an_unread_spit_card_named_with_no_hand_over_its_pile_is_that_card() -> 
     assert not [e for e in out if isinstance(e, Spit | Play | Reveal)]
 
 
+def test_a_card_seen_nowhere_on_a_pile_where_a_held_card_of_its_suit_fits_is_that_card() -> None:
+    # dev game 2418, cards 36 pixels wide: B's 6S, laid on 5H and read 4S, was taken for a
+    # spit card nobody had turned, and 6S was lost; B2's face-down count stayed one high.
+    # Here A's 9D goes on 8H and is read 6D.
+    tracker = started()
+    out = lifted(tracker, "A2", "left", "down")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="6D")) for i in range(30)])
+    assert [(e.t, e.card, e.pile) for e in out if isinstance(e, Play)] == [(1.3 + 4 / 30, c("9D"), "left")]
+    assert not [e for e in out if isinstance(e, Spit | Unsure)]
+
+
 def test_a_card_named_on_a_pile_no_hand_was_over_then_laid_on_the_other_is_laid_there() -> None:
     """Dev game 3024, cards 36 pixels wide: A's 9H on the left pile, named once, was read
     10D with no hand over the pile, and B's 10D, lifted from B1, was taken for played
