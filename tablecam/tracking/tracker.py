@@ -175,6 +175,9 @@ class _Zone:
     named_at: float = -1e9
     #: the reader itself named the value before the accepted one (a card that just left)
     left_named: bool = False
+    #: the card the reader itself names in the zone, and in how many frames in a row so
+    #: far (whatever the tracker accepted there)
+    raw_named: tuple[Card | None, int] = (None, 0)
     #: the face the reader liked best when the accepted face was accepted without being
     #: named (None: it was named, or is no face)
     unnamed_face: Card | None = None
@@ -400,6 +403,10 @@ class Tracker:
             self._spit_due_since = t
         for name, obs in reading.zones.items():
             zone = self._zones.setdefault(name, _Zone())
+            if obs.state == "face_up" and obs.card is not None:
+                zone.raw_named = (obs.card, zone.raw_named[1] + 1 if zone.raw_named[0] == obs.card else 1)
+            else:
+                zone.raw_named = (None, 0)
             state = obs.state
             if gap:
                 zone.last_hidden = t
@@ -1891,8 +1898,16 @@ class Tracker:
             if twin is not None:
                 # A never-seen card of the rank of the one card in a hand that fits here:
                 # that card, its suit misread (a reveal played under a hand would leave
-                # the held card still to land).
+                # the held card still to land).  Unless another column shows the held
+                # card's name in plain view, named there: then the name it left its
+                # column by was the misread, and the pile's stands (dev game 2296: B's 3D,
+                # read 3H in B3 while A5 showed 3H, was played as 3H; A5's 3H, played
+                # next, was taken for a card already on the pile, and A5's face-down count
+                # stayed one high, so a move into an empty column seemed open for 25 s).
                 hand = self._in_hand[twin]
+                if self._named_elsewhere(twin, f"{hand.seat}{hand.column}"):
+                    del self._in_hand[twin]
+                    return self._play(t, hand.seat, hand.column, card, pile)
                 return self._play(t, hand.seat, hand.column, twin, pile)
             near = self._misread_neighbour(t, pile, card) if not self.spit_expected else None
             if near is not None:
@@ -2081,6 +2096,12 @@ class Tracker:
         zone = self._zones.get(name) if name is not None else None
         return (zone is not None and name in COLUMN_ZONES and zone.accepted == ("face_up", card)
                 and self._in_plain_view(name) and zone.named_at >= self._last_t)
+
+    def _named_elsewhere(self, card: Card, source: str) -> bool:
+        """Does the reader name ``card`` itself, in this frame and the frames just before,
+        in a column other than ``source``?"""
+        return any(name in COLUMN_ZONES and name != source and zone.raw_named[0] == card
+                   and zone.raw_named[1] >= self.stable_frames for name, zone in self._zones.items())
 
     def _guessed_spit(self, card: Card) -> bool:
         """Is ``card``, on a pile, a spit card the reader never named (taken from its

@@ -600,6 +600,25 @@ def test_a_card_seen_nowhere_on_a_pile_where_a_held_card_of_its_suit_fits_is_tha
     assert not [e for e in out if isinstance(e, Spit | Unsure)]
 
 
+def test_a_held_card_named_in_another_column_as_it_lands_is_played_by_the_pile_s_name() -> None:
+    # dev game 2296: B's 3D, read 3H in B3 while A5 showed 3H, was played as 3H; A5's 3H,
+    # played next, was taken for a card already on the pile.  Here B's 10D reads 10C in B2,
+    # and A turns up the real 10C in A2 before B plays 10D on 9D.
+    base = dict(BASE, B2="10C")
+    tracker = started(base)
+    out = lifted(tracker, "A2", "left", "down", base=base)
+    base = dict(base, A2="down", left="9D")
+    out += run(tracker, [(1.3 + i / 30, base) for i in range(6)])
+    out += run(tracker, [(1.6 + i / 30, dict(base, A2="covered")) for i in range(3)])
+    base = dict(base, A2="10C")
+    out += run(tracker, [(1.8 + i / 30, base) for i in range(20)])
+    out += run(tracker, [(2.5 + i / 30, dict(base, B2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(2.6 + i / 30, dict(base, B2="down", left="covered")) for i in range(3)])
+    out += run(tracker, [(2.7 + i / 30, dict(base, B2="down", left="10D")) for i in range(10)])
+    assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [
+        ("A", c("9D"), "left"), ("B", c("10D"), "left")]
+
+
 def test_a_card_named_on_a_pile_no_hand_was_over_then_laid_on_the_other_is_laid_there() -> None:
     """Dev game 3024, cards 36 pixels wide: A's 9H on the left pile, named once, was read
     10D with no hand over the pile, and B's 10D, lifted from B1, was taken for played
