@@ -175,6 +175,8 @@ class _Zone:
     named_at: float = -1e9
     #: the reader itself named the value before the accepted one (a card that just left)
     left_named: bool = False
+    #: the last time a hand (motion, not a still cover) was seen over the zone
+    last_moved: float = -1e9
     #: the card the reader itself names in the zone, and in how many frames in a row so
     #: far (whatever the tracker accepted there)
     raw_named: tuple[Card | None, int] = (None, 0)
@@ -318,6 +320,9 @@ class Tracker:
         #: keeps that card for the referee (``busy``, ``settled_columns``): something lies over it,
         #: and a card taken from under it would show up in a hand or on a pile.
         self.long_cover_s = 1.0
+        #: A pile read as covered with no motion over it this long since a hand last was
+        #: there holds no stall check back (its known top is still there).
+        self.still_pile_s = 0.3
         #: An unnamed column top is one of the ranks its likeliest faces give at least
         #: this much together (``sure_ranks``), whatever its suit.
         self.rank_floor = 0.95
@@ -415,6 +420,8 @@ class Tracker:
                 zone.last_hidden = t
                 if not zone.covered:
                     zone.covered_since = t
+                if getattr(obs, "confidence", 1.0) >= STILL_COVER:
+                    zone.last_moved = t
                 if not (zone.accepted_covered and zone.covered_since <= zone.accepted_at) and not (
                         name in PILES and getattr(obs, "confidence", 1.0) < STILL_COVER):
                     zone.touched = True
@@ -447,6 +454,15 @@ class Tracker:
                     self._resting.add(name)
                     # (a column long covered over its known card is settled outright)
                     unsettled = unsettled or t - zone.covered_since < self.long_cover_s
+                elif (name in PILES and self._phase == "playing" and zone.accepted[0] == "face_up"
+                      and zone.accepted[1] is not None and t - zone.last_moved > self.still_pile_s
+                      and not self.spit_expected):
+                    # A pile whose top is known, read as covered with no motion over it
+                    # for a while: its outline is lost, no hand is there (a card laid would
+                    # have come with one); the stall check need not wait for it (dev game
+                    # 2378, cards 35 pixels wide: QD "unfound" for 1.6 s after A's arm had
+                    # passed, and the "Spit!" waited 0.8 s for the players' press)
+                    unsettled = True
                 elif name in SPIT_ZONES and self._phase == "playing":
                     # A hand over a spit pile in play: spit cards go down only after a
                     # "Spit!", and a card on its way from a column is in a hand already;

@@ -1491,6 +1491,27 @@ def test_a_pile_unfound_with_no_motion_then_read_as_a_neighbour_of_its_top_is_mi
         assert [type(e) for e in moved] == [Reveal, Play]
 
 
+@pytest.mark.parametrize("cover", ["still", "moving"])
+def test_a_known_pile_top_read_covered_with_no_motion_holds_no_stall_check_back(cover: str) -> None:
+    # dev game 2378, cards 35 pixels wide: the right pile's QD read as nothing the finder
+    # could outline (still, no motion) for 1.6 s after A's arm had passed, and the "Spit!"
+    # waited 0.8 s for the players' press
+    tracker = started()
+    run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
+    run(tracker, [(1.0 + i / 30, dict(BASE, right="covered")) for i in range(3)])  # an arm passes
+    settling = []
+    for i in range(30):
+        zones = {name: SyntheticZone("face_down") if value == "down" else SyntheticZone("face_up", c(value))
+                 for name, value in BASE.items()}
+        zones["right"] = SyntheticZone("covered", None, 0.5 if cover == "still" else 1.0)
+        tracker.update(SyntheticReading(1.1 + i / 30, zones))
+        settling.append(tracker.settling)
+    if cover == "still":  # settled once no hand has been seen there for 0.3 s
+        assert settling[:8] == [True] * 8 and not any(settling[12:])
+    else:
+        assert all(settling)
+
+
 BASE3 = {"A1": "7C", "A2": "9D", "A3": "9S", "B1": "KH", "B2": "QS", "B3": "JD",
          "left": "8H", "right": "2S", "spitA": "down", "spitB": "down"}
 
