@@ -575,11 +575,7 @@ def test_an_unread_spit_card_named_with_no_hand_over_its_pile_is_that_card() -> 
     # dev game 2078: the spit card 9D, read 10D (a card under the pile's top), was counted
     # unread; named 9D 1.3 s later with no hand near, it stayed unknown, and the next
     # "Spit!" waited 1.1 s for the players' press
-    tracker = started()
-    tracker.spit_expected, tracker.spit_feeders = True, 2
-    table = dict(BASE, left="9C", right="3D")  # a spit turn: 9C on 8H, 3D on 2S
-    run(tracker, [(1.0 + i / 30, table) for i in range(4)])
-    tracker.spit_expected = True  # the next spit turn: 10S on 9C, read as the 8H under it
+    tracker, table = after_a_spit_turn("9C", "3D")  # next: 10S on 9C, read as the 8H under it
     out = run(tracker, [(2.0 + i / 30, dict(table, left="covered", right="covered")) for i in range(3)])
     out += run(tracker, [(2.1 + i / 30, dict(table, left="8H", right="4H")) for i in range(20)])
     assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": None, "right": c("4H")}]
@@ -780,18 +776,25 @@ def test_a_face_down_card_lifted_to_be_turned_is_the_reveal_not_a_card_gone_unse
     assert not tracker.settling
 
 
+def after_a_spit_turn(left: str, right: str) -> tuple[Tracker, dict[str, str]]:
+    """A started tracker that has seen a spit turn lay ``left`` on 8H and ``right`` on
+    2S, and the next spit turn due; and the table then."""
+    tracker = started()
+    tracker.spit_expected, tracker.spit_feeders = True, 2
+    table = dict(BASE, left=left, right=right)
+    out = run(tracker, [(1.0 + i / 30, table) for i in range(4)])
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c(left), "right": c(right)}]
+    tracker.spit_expected = True
+    return tracker, table
+
+
 def test_a_spit_card_we_had_placed_deeper_in_a_pile_is_a_spit_card() -> None:
     # dev game 2044: a spit card KS was misread as QH; 20 s later the real QH was spat,
     # taken for the QH already in the pile and ignored, so the spit turn lost a card and
     # KH laid on QH was called illegal: centre cards never come back up
-    tracker = started()
-    tracker.spit_expected, tracker.spit_feeders = True, 2
-    table = dict(BASE, left="9C", right="3D")  # a spit turn: 9C on 8H, 3D on 2S
-    out = run(tracker, [(1.0 + i / 30, table) for i in range(4)])
-    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("3D")}]
+    tracker, table = after_a_spit_turn("9C", "3D")
     # the next spit turn, the hands over both piles: 4H on 9C, and on 3D a card read
     # as 8H, which lies under 9C
-    tracker.spit_expected = True
     hands = dict(table, left="covered", right="covered")
     out = run(tracker, [(2.0 + i / 30, hands) for i in range(3)])
     out += run(tracker, [(2.1 + i / 30, dict(table, left="4H", right="8H")) for i in range(8)])
@@ -808,12 +811,7 @@ def test_a_spit_card_liked_as_the_card_under_the_spit_card_below_it_is_an_unread
     # read unnamed, liked as the JC under 9C, was taken for 9C taken back; it went
     # uncounted, and the pile's take came one short.  (A spit card liked as the card
     # under it, which it fits, was handled before: dev game 2078.)
-    tracker = started()
-    tracker.spit_expected, tracker.spit_feeders = True, 2
-    table = dict(BASE, left="9C", right="9D")  # a spit turn: 9C on 8H, 9D on 2S
-    out = run(tracker, [(1.0 + i / 30, table) for i in range(4)])
-    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("9D")}]
-    tracker.spit_expected = True
+    tracker, table = after_a_spit_turn("9C", "9D")
     out = run(tracker, [(2.0 + i / 30, dict(table, left="covered", right="covered")) for i in range(3)])
     for i in range(30):
         out += tracker.update(unread(frame(2.1 + i / 30, **dict(table, left="4H")), "right",
@@ -1464,6 +1462,25 @@ def test_a_held_card_that_may_be_the_unread_card_that_landed_keeps_the_table_set
     assert not tracker.settling
 
 
+def unfound(reading: SyntheticReading, zone: str, cover: str) -> SyntheticReading:
+    """``reading`` with ``zone`` covered: ``"still"``, the reader finding no card there
+    with no motion (confidence under 1), or ``"moving"``, a hand."""
+    zones = dict(reading.zones)
+    zones[zone] = SyntheticZone("covered", None, 0.4 if cover == "still" else 1.0)
+    return SyntheticReading(reading.t, zones)
+
+
+def nine_played_on_eight() -> Tracker:
+    """A started tracker that has seen A's 9D lifted from A2 (its back showing) and laid
+    on the left pile's 8H, with no camera gap before."""
+    tracker = started()
+    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])
+    out += lifted(tracker, "A2", "left", "down")
+    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    return tracker
+
+
 @pytest.mark.parametrize("cover", ["still", "moving"])
 def test_a_pile_unfound_with_no_motion_then_read_as_a_neighbour_of_its_top_is_misread(
         cover: str) -> None:
@@ -1472,17 +1489,11 @@ def test_a_pile_unfound_with_no_motion_then_read_as_a_neighbour_of_its_top_is_mi
     # card turned up and played from A5 (just uncovered, its back showing), A5's
     # face-down count came one short, and the next "Spit!" was never called.  With no
     # hand over the pile, a card read there that was never seen is its top misread.
-    tracker = started()
-    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
-    out += lifted(tracker, "A2", "left", "down")
-    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
-    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    tracker = nine_played_on_eight()
     after = dict(BASE, A2="down", left="9D")
+    out: list[Tracked] = []
     for i in range(6):  # the right pile: something there, no card found
-        zones = {name: SyntheticZone("face_down") if value == "down" else SyntheticZone("face_up", c(value))
-                 for name, value in after.items()}
-        zones["right"] = SyntheticZone("covered", None, 0.4 if cover == "still" else 1.0)
-        out += tracker.update(SyntheticReading(1.6 + i / 30, zones))
+        out += tracker.update(unfound(frame(1.6 + i / 30, **after), "right", cover))
     out += run(tracker, [(1.8 + i / 30, dict(after, right="3S")) for i in range(12)])
     moved = [e for e in out if isinstance(e, Play | Reveal) and getattr(e, "card", None) == c("3S")]
     if cover == "still":
@@ -1501,10 +1512,7 @@ def test_a_known_pile_top_read_covered_with_no_motion_holds_no_stall_check_back(
     run(tracker, [(1.0 + i / 30, dict(BASE, right="covered")) for i in range(3)])  # an arm passes
     settling = []
     for i in range(30):
-        zones = {name: SyntheticZone("face_down") if value == "down" else SyntheticZone("face_up", c(value))
-                 for name, value in BASE.items()}
-        zones["right"] = SyntheticZone("covered", None, 0.5 if cover == "still" else 1.0)
-        tracker.update(SyntheticReading(1.1 + i / 30, zones))
+        tracker.update(unfound(frame(1.1 + i / 30, **BASE), "right", cover))
         settling.append(tracker.settling)
     if cover == "still":  # settled once no hand has been seen there for 0.3 s
         assert settling[:8] == [True] * 8 and not any(settling[12:])
@@ -1657,11 +1665,7 @@ def test_a_pile_top_read_upside_down_as_its_six_or_nine_is_that_top() -> None:
     # taken for a card nobody had seen, it was reported as turned and played from a
     # column with face-down cards, then taken back and 9H played a second time.
     # A 6 does not go on a 9 of its own suit; the top was read upside down.
-    tracker = started()
-    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
-    out += lifted(tracker, "A2", "left", "down")
-    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
-    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    tracker = nine_played_on_eight()
     # the hand goes back over the pile as it leaves, and the top is read as 6D
     later = run(tracker, [(1.6 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(2)])
     later += run(tracker, [(1.7 + i / 30, dict(BASE, A2="down", left="6D")) for i in range(48)])
@@ -1674,11 +1678,7 @@ def test_a_pile_top_read_as_another_card_of_its_rank_is_that_top() -> None:
     # passed; 2C was reported turned up in A5 and played, and A's face-down count came
     # one short.  Only a spit card goes on a card of its own rank.  Here 9D is laid on
     # 8H and read 9C after a hand passes.
-    tracker = started()
-    out = run(tracker, [(0.15 + i / 30, dict(BASE)) for i in range(25)])  # (no camera gap)
-    out += lifted(tracker, "A2", "left", "down")
-    out += run(tracker, [(1.3 + i / 30, dict(BASE, A2="down", left="9D")) for i in range(6)])
-    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    tracker = nine_played_on_eight()
     base = dict(BASE, A2="down", left="9D")
     later = run(tracker, [(2.0 + i / 30, dict(base, left="covered")) for i in range(2)])
     later += run(tracker, [(2.1 + i / 30, dict(base, left="9C")) for i in range(30)])
