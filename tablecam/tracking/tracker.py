@@ -420,10 +420,11 @@ class Tracker:
                 zone.last_hidden = t
                 if not zone.covered:
                     zone.covered_since = t
-                if getattr(obs, "confidence", 1.0) >= STILL_COVER:
+                still = getattr(obs, "confidence", 1.0) < STILL_COVER
+                if not still:
                     zone.last_moved = t
                 if not (zone.accepted_covered and zone.covered_since <= zone.accepted_at) and not (
-                        name in PILES and getattr(obs, "confidence", 1.0) < STILL_COVER):
+                        name in PILES and still):
                     zone.touched = True
                 zone.covered = True
                 zone.interrupted = zone.candidate is not None
@@ -1719,17 +1720,17 @@ class Tracker:
 
     def _pile_arrival(self, t: float, pile: Pile, card: Card | None, hidden: bool = False) -> list[Tracked]:
         cards = self._r.pile_cards[pile]
+        zone = self._zones.get(pile)
         if pile in self._pending_spit and card != self._pending_spit[pile]:
             if self._lone_unread_spit() and card is not None and cards and cards[-1] == card:
                 self._pending_spit.clear()  # the top named again
                 return []
-            zone = self._zones.get(pile)
             if (card is not None and cards and cards[-1] == card and zone is not None
                     and zone.untouched and self._pending_spit[pile] is not None):
                 # The top named again with no hand over the pile since the spit card was
                 # named: that name was the top misread, for a spit card laid there would
-                # still show (synthetic games at 8 % misreads: 4S read for two frames on 6S while
-                # "Spit!" was due was reported as a spit card and taken back; the spit
+                # still show (synthetic games at 8 % misreads: 4S read for two frames on
+                # 6S while "Spit!" was due was reported as a spit card and taken back; the spit
                 # turn counted, the real spit cards a moment later were taken for a
                 # misread on one pile and a late spit card on the other, and a false
                 # "Spit!" followed)
@@ -1739,7 +1740,6 @@ class Tracker:
             # lies under it, so the spit goes down first.
             spit = self._emit_spit(t)
             return spit + self._pile_arrival(t, pile, card, hidden)
-        zone = self._zones.get(pile)
         if (card is not None and cards and cards[-1] is None
                 and ((zone is not None and (zone.read_at_last
                                             or (zone.untouched and zone.accepted_named > 0)))
@@ -1819,26 +1819,21 @@ class Tracker:
             return []
         top = cards[-1] if cards else None
         if (card is not None and top is not None and not self.spit_expected
-                and not self._pending_spit and card.suit == top.suit
-                and {card.rank, top.rank} == {Rank.SIX, Rank.NINE}
+                and not self._pending_spit
+                and ((card.suit == top.suit and {card.rank, top.rank} == {Rank.SIX, Rank.NINE})
+                     or (card.rank == top.rank and not self._held_fits(pile)
+                         and not self._unknown_hands))
                 and card not in self._located()):
-            # A 9 read upside down as a 6 (or a 6 as a 9), of the top's suit, seen
-            # nowhere before: the top misread, not a card laid on it (it would not fit;
-            # dev game 2068: 9H, just played, read as 6H for 1.6 s, was reported as a
-            # card turned and played from A5, then taken back and played again).
-            if zone is not None:
-                zone.accepted = ("face_up", top)
-            return []
-        if (card is not None and top is not None and not self.spit_expected
-                and not self._pending_spit and card.rank == top.rank
-                and card not in self._located() and not self._held_fits(pile)
-                and not self._unknown_hands):
-            # Nor is a card seen nowhere before laid on a card of its own rank, with no
-            # spit card due and no card in a hand that may fit there: the top, its suit
-            # misread (dev game 2942: B's 2S, laid unread on the right pile, read 2C
-            # once A's arm had passed; 2C was reported turned up in A5 and played, 0.2 s
-            # after A5's KH went to the other pile, and A's face-down count came one
-            # short, so the round was called won while A5 still held a card).
+            # A card seen nowhere before, named on the top where it would not fit: the top
+            # misread, not a card laid on it.  A 9 read upside down as a 6 (or a 6 as a
+            # 9), of the top's suit (dev game 2068: 9H, just played, read as 6H for 1.6 s,
+            # was reported as a card turned and played from A5, then taken back and
+            # played again); or a card of the top's own rank, where only a spit card goes,
+            # with no card in a hand that may fit there (dev game 2942: B's 2S, laid unread
+            # on the right pile, read 2C once A's arm had passed; 2C was reported turned
+            # up in A5 and played, 0.2 s after A5's KH went to the other pile, and A's
+            # face-down count came one short, so the round was called won while A5 still
+            # held a card).
             if zone is not None:
                 zone.accepted = ("face_up", top)
             return []
