@@ -1588,6 +1588,53 @@ def find_cards_quick(image: npt.NDArray[np.uint8], *, min_width: float,
 SMOOTHED_LOOK_PX: Final = 5.5
 
 
+#: How far (0-255, the largest channel's difference) a pixel must be from the empty
+#: table's picture to count as something laid on it (``find_cards_on_plate``).
+PLATE_DIFFERENCE: Final = 25
+
+
+def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint8], *,
+                        min_width: float, max_width: float | None = None) -> list[FoundCard]:
+    """Cards laid on the table since ``plate``, a picture of it empty from the same
+    camera: the regions of ``image`` that differ from it (``PLATE_DIFFERENCE``), each
+    outlined by itself.
+
+    A fixed camera over a cloth whose pattern hides pale cards from every other view
+    (small cards on pale stripes, dev game 2045: three of twelve dealt cards found)
+    still sees them change what the cloth looked like, and the gaps between a deal's
+    columns, where the cloth shows as before, keep them apart.  A column's face-down
+    cards sticking out under its top card are outlined with it.  The plate is scaled
+    to the frame's brightness first (a camera's exposure follows what it sees).
+    Returns nothing when the plate is not of this frame's size.
+    """
+    if image.ndim != 3 or plate.shape != image.shape:
+        return []
+    now = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.float32)
+    before = np.asarray(cv2.GaussianBlur(plate, (3, 3), 0), np.float32)
+    # mostly table in both: the medians' ratio is the change of exposure
+    gain = (np.median(now[::8, ::8].reshape(-1, 3), axis=0)
+            / np.maximum(np.median(before[::8, ::8].reshape(-1, 3), axis=0), 1.0))
+    before *= np.clip(gain, 0.5, 2.0)
+    change = np.abs(now - before).max(axis=2)
+    changed = np.where(change > PLATE_DIFFERENCE, 255, 0).astype(np.uint8)
+    changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)),
+                         np.uint8)
+    # a card's own print can match the cloth here and there: fill each region's holes
+    contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(changed)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    height, width = image.shape[:2]
+    hi = max_width if max_width else min(height, width) * 0.5
+    cands = _off_border(_candidates_from_mask(filled, min_width * min_width * 1.2,
+                                              hi * hi * 1.7, 0.0), image.shape[:2])
+    found = []
+    for cand in sorted(cands, key=lambda c: c.score, reverse=True):
+        outline = order_corners(cand.quad)
+        found.append(FoundCard(outline.astype(np.float32), round(cand.score, 4), False,
+                               _looks_face_up(image, outline)))
+    return found
+
+
 def _look(image: npt.NDArray[np.uint8], look: str) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
     """Another look at ``image`` ("small": 2/3 size; "smoothed": through a median filter
     ``SMOOTHED_LOOK_PX`` wide), and the scale from its pixels back to the image's."""

@@ -46,10 +46,12 @@ from tablecam.geometry import (
 )
 from tablecam.geometry.mat import MatDetection, find_mat
 from tablecam.reading.finder import (
+    PLATE_DIFFERENCE,
     FoundCard,
     _segments,
     find_cards,
     find_cards_looking,
+    find_cards_on_plate,
     find_cards_quick,
     find_pile_tops,
     right_angle_corners,
@@ -118,6 +120,10 @@ OTHER_LOOKS: Final = ("small", "smoothed")
 SIZED_SEARCH: Final = (0.75, 1.6)
 #: Card places on a Spit table: ten columns, two centre piles, two spit piles.
 TABLE_PLACES: Final = 14
+#: The empty table's picture (``find_cards_on_plate``) is the frame of the first
+#: thorough searches that find no card, before any has found one, when under this share
+#: of its pixels change by the next frame (no hand coming in).
+PLATE_STILL_SHARE: Final = 0.002
 #: Seconds after taking such a layout that a fitting one is still looked for (the hand
 #: that hid a dealt card may only have been slow to leave).
 MISFIT_LOOK_ON_S: Final = 10.0
@@ -401,6 +407,11 @@ class TableReader:
         # many searches it has made since (``OTHER_LOOKS_AFTER_S``)
         self._blind_since: float | None = None
         self._searches = 0
+        # the empty table as the camera first saw it (``_note_bare``), before any card
+        # was found, and a frame held to become it
+        self._plate: npt.NDArray[np.uint8] | None = None
+        self._plate_candidate: npt.NDArray[np.uint8] | None = None
+        self._seen_cards = False
 
     def _ask_second_about_piles(self, views: Sequence[npt.NDArray[np.uint8]],
                                 reads: list[_Read]) -> None:
@@ -521,6 +532,25 @@ class TableReader:
             return again
         return seen
 
+    def _note_bare(self, image: npt.NDArray[np.uint8], seen: Sequence[SeenCard]) -> None:
+        """Hold ``image`` for the empty table's picture when its search found no card and
+        none has found one before it (``_take_plate`` judges it by the next frame)."""
+        if seen:
+            self._seen_cards = True
+        elif not self._seen_cards:
+            self._plate_candidate = image.copy()
+
+    def _take_plate(self, image: npt.NDArray[np.uint8]) -> None:
+        """Take the held empty table's picture as the plate when ``image``, the frame
+        after it, is nearly the same (``PLATE_STILL_SHARE``): no hand was coming in."""
+        held, self._plate_candidate = self._plate_candidate, None
+        if held is None or held.shape != image.shape:
+            return
+        change = cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0),
+                             cv2.GaussianBlur(held, (3, 3), 0)).max(axis=2)
+        if float((change > PLATE_DIFFERENCE).mean()) < PLATE_STILL_SHARE:
+            self._plate = held
+
     def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False,
                      merged: bool = False) -> None:
         """Hold ``layout`` as the latest misfitting one, taken after ``MISFIT_PATIENCE_S``
@@ -572,6 +602,8 @@ class TableReader:
         image = frame.image
         grey = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
         fresh: list[SeenCard] | None = None  # every card of this frame, when all were read
+        if self._plate_candidate is not None:
+            self._take_plate(image)
         if self._relocating and self._relocating_since is None:
             self._relocating_since = frame.t
         if self._relocating and (self.geometry is None
@@ -596,8 +628,17 @@ class TableReader:
                     seen = read_cards(image, found, self.classifier)
                     if not other_look:
                         seen = self._sized_again(image, found, seen, smallest)
+                    self._note_bare(image, seen)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen, other_look)
+                    if dealt is None and self._plate is not None:
+                        # what changed since the table was seen empty, when no deal is
+                        # seen otherwise (a pattern hides the cards from the finder)
+                        on_plate = read_cards(image, find_cards_on_plate(
+                            image, self._plate, min_width=smallest), self.classifier)
+                        dealt = self._deal_layout(frame.t, on_plate, other_look=True)
+                        if dealt is not None:
+                            seen = on_plate
                     if dealt is not None and other_look and len(found) > TABLE_PLACES:
                         # another look that outlines more than a Spit table has places
                         # for outlines the cloth's pattern too (dev game 2040, gingham:

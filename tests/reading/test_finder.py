@@ -6,7 +6,7 @@ import pytest
 
 from tablecam.cards import FULL_DECK, Card
 from tablecam.reading import realdata
-from tablecam.reading.finder import FoundCard, find_cards, find_cards_thorough
+from tablecam.reading.finder import FoundCard, find_cards, find_cards_on_plate, find_cards_thorough
 from tablecam.reading.scenes import background, paste, plain_back, plain_face, tilt
 from tablecam.reading.warp import order_corners
 
@@ -18,11 +18,12 @@ def _corner_error(found: FoundCard, truth: np.ndarray) -> float:
     return float(min(a, b))
 
 
-def _match(found: list[FoundCard], truths: list[np.ndarray], width: float) -> int:
+def _match(found: list[FoundCard], truths: list[np.ndarray], width: float,
+           tolerance: float = 0.08) -> int:
     hits = 0
     for truth in truths:
         errors = [_corner_error(f, truth) for f in found]
-        if errors and min(errors) < 0.08 * width:
+        if errors and min(errors) < tolerance * width:
             hits += 1
     return hits
 
@@ -384,3 +385,37 @@ def test_a_court_card_nearer_the_camera_is_found_whole_not_by_its_picture_frame(
                 for f in find_cards_thorough(image)]
     assert max(overlaps) > 0.8
     assert sum(o > 0.3 for o in overlaps) == 1  # and the frame is not a card of its own
+
+
+def _pale_stripes(size: tuple[int, int] = (900, 600), seed: int = 3) -> np.ndarray:
+    """A pale cloth with diagonal stripes a few pixels wide, nearly as light as a card."""
+    width, height = size
+    ys, xs = np.mgrid[0:height, 0:width]
+    light = ((xs + ys) // 9) % 2 == 0
+    cloth = np.where(light[:, :, None], np.array([205, 215, 203], np.float32),
+                     np.array([178, 188, 176], np.float32))
+    cloth += np.random.default_rng(seed).normal(0, 3, cloth.shape)
+    return np.clip(cloth, 0, 255).astype(np.uint8)
+
+
+def test_cards_laid_since_the_empty_table_was_seen_are_each_outlined() -> None:
+    plate = _pale_stripes()
+    image = plate.copy()
+    truths = []
+    for row, y in enumerate((170, 430)):  # two dealt rows of five, 8 pixels apart
+        for column in range(5):
+            card = FULL_DECK[row * 5 + column]
+            truths.append(paste(image, plain_face(card), (300 + column * 48, y), 0, 40))
+    found = find_cards_on_plate(image, plate, min_width=20)
+    # (a card's soft shadow is part of what changed: a pixel or two)
+    assert _match(found, truths, 40, tolerance=0.12) == 10
+    assert len(found) == 10
+    # the camera's exposure moved a little since the empty table was seen
+    brighter = np.clip(image.astype(np.float32) * 1.08, 0, 255).astype(np.uint8)
+    assert _match(find_cards_on_plate(brighter, plate, min_width=20), truths, 40, 0.12) == 10
+
+
+def test_nothing_is_laid_on_the_empty_table_itself_nor_on_a_frame_of_another_size() -> None:
+    plate = _pale_stripes()
+    assert find_cards_on_plate(plate, plate.copy(), min_width=20) == []
+    assert find_cards_on_plate(plate, plate[:300], min_width=20) == []

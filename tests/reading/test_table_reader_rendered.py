@@ -31,3 +31,26 @@ def test_zones_of_a_rendered_game_match_the_truth() -> None:
     assert reader.geometry is not None
     assert agree > 300
     assert disagree <= 0.03 * (agree + disagree)
+
+
+@pytest.mark.slow
+def test_a_deal_of_pale_cards_on_pale_stripes_is_found_against_the_empty_table() -> None:
+    # game 2045: 38-pixel gnome-tango_nuevo cards on a pale striped cloth, where the
+    # finder outlines three or four of the twelve dealt cards a frame; the first two
+    # frames show the cloth empty, and what changed since then is the deal
+    game = render_video.prepare_game(2045)
+    renderer = render_frame.FrameRenderer(game.scene, game.timeline)
+    labels_reader = LabelReader()
+    reader = TableReader(labels_reader)
+    agree = disagree = 0
+    with labels_reader.watching():
+        for index in [0, 1, *range(105, 135)]:  # the empty cloth, then 3.5 s to 4.5 s
+            image, labels = renderer.frame_with_labels(index / 30, index)
+            labels_reader.show(labels)
+            reading = reader.read(Frame(index / 30, image))
+            right, wrong = zone_agreement(reading.zones, labels)
+            agree += right
+            disagree += wrong
+    assert reader.geometry is not None
+    assert agree >= 100
+    assert disagree <= 0.05 * (agree + disagree)
