@@ -1609,19 +1609,22 @@ def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint
     """
     if image.ndim != 3 or plate.shape != image.shape:
         return []
-    now = np.asarray(cv2.GaussianBlur(image, (3, 3), 0), np.float32)
-    before = np.asarray(cv2.GaussianBlur(plate, (3, 3), 0), np.float32)
+    now = cv2.GaussianBlur(image, (3, 3), 0)
+    before = cv2.GaussianBlur(plate, (3, 3), 0)
     # mostly table in both: the medians' ratio is the change of exposure
     gain = (np.median(now[::8, ::8].reshape(-1, 3), axis=0)
             / np.maximum(np.median(before[::8, ::8].reshape(-1, 3), axis=0), 1.0))
-    before *= np.clip(gain, 0.5, 2.0)
-    change = np.abs(now - before).max(axis=2)
-    changed = np.where(change > PLATE_DIFFERENCE, 255, 0).astype(np.uint8)
+    if np.abs(gain - 1.0).max() > 0.02:
+        scale: Any = (*np.clip(gain, 0.5, 2.0).tolist(), 1.0)  # (a scalar per channel)
+        before = cv2.multiply(before, scale)
+    blue, green, red = cv2.split(cv2.absdiff(now, before))
+    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), PLATE_DIFFERENCE, 255,
+                               cv2.THRESH_BINARY)
     changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)),
                          np.uint8)
     # a card's own print can match the cloth here and there: fill each region's holes
     contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(changed)
+    filled = np.zeros(changed.shape, np.uint8)
     cv2.drawContours(filled, contours, -1, 255, -1)
     height, width = image.shape[:2]
     hi = max_width if max_width else min(height, width) * 0.5

@@ -540,6 +540,17 @@ class TableReader:
         elif not self._seen_cards:
             self._plate_candidate = image.copy()
 
+    def _plate_due(self, t: float) -> bool:
+        """Whether to look for a deal against the plate: while the table has had no
+        zones for ``OTHER_LOOKS_AFTER_S`` since the search first found cards, as for the
+        other looks.  Sooner, the outlines of the ordinary search are the better zones:
+        a region that changed takes in a column's face-down cards sticking out under
+        its top card, and the card's shadow (dev games 2064 and 2069, whose deals the
+        plate gave a few frames before the search: their zones a little off, more of
+        their cards read unnamed or covered)."""
+        return (self.geometry is None and self._blind_since is not None
+                and t - self._blind_since >= OTHER_LOOKS_AFTER_S)
+
     def _take_plate(self, image: npt.NDArray[np.uint8]) -> None:
         """Take the held empty table's picture as the plate when ``image``, the frame
         after it, is nearly the same (``PLATE_STILL_SHARE``): no hand was coming in."""
@@ -631,11 +642,12 @@ class TableReader:
                     self._note_bare(image, seen)
                     self._blind_cards = seen
                     dealt = self._deal_layout(frame.t, seen, other_look)
-                    if dealt is None and self._plate is not None:
+                    plate = self._plate
+                    if dealt is None and plate is not None and self._plate_due(frame.t):
                         # what changed since the table was seen empty, when no deal is
                         # seen otherwise (a pattern hides the cards from the finder)
                         on_plate = read_cards(image, find_cards_on_plate(
-                            image, self._plate, min_width=smallest), self.classifier)
+                            image, plate, min_width=smallest), self.classifier)
                         dealt = self._deal_layout(frame.t, on_plate, other_look=True)
                         if dealt is not None:
                             seen = on_plate
