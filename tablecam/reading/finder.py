@@ -1591,6 +1591,9 @@ SMOOTHED_LOOK_PX: Final = 5.5
 #: How far (0-255, the largest channel's difference) a pixel must be from the empty
 #: table's picture to count as something laid on it (``find_cards_on_plate``).
 PLATE_DIFFERENCE: Final = 25
+#: How far (a share of the cards' width) an outline of what changed is moved onto the
+#: card's own sides.
+PLATE_REFIT: Final = 0.07
 
 
 def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint8], *,
@@ -1630,9 +1633,18 @@ def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint
     hi = max_width if max_width else min(height, width) * 0.5
     cands = _off_border(_candidates_from_mask(filled, min_width * min_width * 1.2,
                                               hi * hi * 1.7, 0.0), image.shape[:2])
+    ordered = sorted(cands, key=lambda c: c.score, reverse=True)
+    quads = [c.quad.astype(np.float32) for c in ordered]
+    if quads:
+        # what changed takes in the card's shadow and the blur: its sides moved onto the
+        # card's own edges
+        widths = sorted(min(_sides(q)) for q in quads)
+        reach = max(2, int(round(PLATE_REFIT * widths[len(widths) // 2])))
+        gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+        quads = _refine_quads(gray, quads, reach)
     found = []
-    for cand in sorted(cands, key=lambda c: c.score, reverse=True):
-        outline = order_corners(cand.quad)
+    for cand, quad in zip(ordered, quads, strict=True):
+        outline = order_corners(quad)
         found.append(FoundCard(outline.astype(np.float32), round(cand.score, 4), False,
                                _looks_face_up(image, outline)))
     return found

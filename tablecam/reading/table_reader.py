@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, Protocol
 
 import cv2
@@ -120,6 +120,12 @@ OTHER_LOOKS: Final = ("small", "smoothed")
 SIZED_SEARCH: Final = (0.75, 1.6)
 #: Card places on a Spit table: ten columns, two centre piles, two spit piles.
 TABLE_PLACES: Final = 14
+#: A layout held for not fitting is taken at once when the plate's puts every column
+#: within this many card widths of its own (``_same_columns``).
+SAME_COLUMN_WIDTHS: Final = 0.3
+#: A face outlined against the plate longer than this many times the shortest one is
+#: cut to its top card (``_cut_to_top_cards``).
+CUT_SLACK: Final = 1.06
 #: The empty table's picture (``find_cards_on_plate``) is the frame of the first
 #: thorough searches that find no card, before any has found one, when under this share
 #: of its pixels change by the next frame (no hand coming in).
@@ -543,11 +549,11 @@ class TableReader:
     def _plate_due(self, t: float) -> bool:
         """Whether to look for a deal against the plate: while the table has had no
         zones for ``OTHER_LOOKS_AFTER_S`` since the search first found cards, as for the
-        other looks.  Sooner, the outlines of the ordinary search are the better zones:
-        a region that changed takes in a column's face-down cards sticking out under
-        its top card, and the card's shadow (dev games 2064 and 2069, whose deals the
-        plate gave a few frames before the search: their zones a little off, more of
-        their cards read unnamed or covered)."""
+        other looks.  A changed region takes in the face-down cards sticking out under a
+        column's top card, and the card's shadow, so its outline makes a slightly worse
+        zone than the search's own: looked at sooner, the plate gave the deals of dev
+        games 2064 and 2069 a few frames before the search did, and their figures fell
+        (2069: stalls called within 0.5 s 19 -> 12 of 19; 2064: an illegal-play call)."""
         return (self.geometry is None and self._blind_since is not None
                 and t - self._blind_since >= OTHER_LOOKS_AFTER_S)
 
@@ -625,6 +631,8 @@ class TableReader:
             # mat, or else the thorough finder, gives the layout.
             smallest = min(image.shape[:2]) / 28
             dealt = None
+            from_plate = False
+            confirmed: TableGeometry | None = None  # a held layout the plate agrees with
             quick = find_cards_quick(image, min_width=smallest, gray=grey)
             if quick is not None and len(quick) >= 10:  # a deal shows ten face-up cards
                 seen = read_cards(image, quick, self.classifier)
@@ -646,11 +654,18 @@ class TableReader:
                     if dealt is None and plate is not None and self._plate_due(frame.t):
                         # what changed since the table was seen empty, when no deal is
                         # seen otherwise (a pattern hides the cards from the finder)
-                        on_plate = read_cards(image, find_cards_on_plate(
-                            image, plate, min_width=smallest), self.classifier)
+                        on_plate = _cut_to_top_cards(read_cards(image, find_cards_on_plate(
+                            image, plate, min_width=smallest), self.classifier))
                         dealt = self._deal_layout(frame.t, on_plate, other_look=True)
-                        if dealt is not None:
-                            seen = on_plate
+                        held = self._misfit or self._other_misfit
+                        if dealt is not None and held is not None and _same_columns(
+                                held[1], dealt):
+                            # the search's own layout, held for not fitting, with every
+                            # column where the plate shows one: its outlines make the
+                            # better zones (dev game 2069), taken now
+                            confirmed, dealt = held[1], None
+                        elif dealt is not None:
+                            seen, from_plate = on_plate, True
                     if dealt is not None and other_look and len(found) > TABLE_PLACES:
                         # another look that outlines more than a Spit table has places
                         # for outlines the cloth's pattern too (dev game 2040, gingham:
@@ -674,8 +689,11 @@ class TableReader:
                     seen = self._blind_cards
                 if dealt is not None:
                     self._use_geometry(dealt)
-                    fresh = seen
-                elif (due := self._misfit_due(frame.t)) is not None:
+                    # (the plate's outlines take in what sticks out under a card: each
+                    # zone is read by itself instead)
+                    fresh = None if from_plate else seen
+                elif (due := confirmed if confirmed is not None
+                      else self._misfit_due(frame.t)) is not None:
                     # no fitting layout came: take the best-fitting one seen (the last),
                     # and go on looking for a fitting one for a while
                     self._use_geometry(due)
@@ -1775,6 +1793,59 @@ def _lies_as_deal(seen: Sequence[SeenCard]) -> bool:
     except GeometryError:
         return False
     return True
+
+
+def _cut_to_top_cards(seen: list[SeenCard]) -> list[SeenCard]:
+    """Faces outlined with the cards sticking out under them cut to their top card.
+
+    What changed since the empty table takes in a dealt column's face-down cards with
+    its top card: they stick out beyond its far end, away from the table's middle (each
+    player's row is dealt towards the player).  In each row (the faces on either side
+    of the middle of all the outlines, across the cards' long sides) the shortest face
+    is taken for a card's length (the first column has no card under it, and the
+    farther row looks smaller), and each longer face keeps that length from its end
+    nearer the middle."""
+    up = [card for card in seen if card.face_up]
+    if len(up) < 5:
+        return seen
+    middle = np.mean([c.corners.mean(axis=0) for c in seen], axis=0)
+    along = np.mean([_unit(c.corners[3] - c.corners[0]) * np.sign(
+        float(np.dot(c.corners[3] - c.corners[0], [0.0, 1.0])) or 1.0) for c in up], axis=0)
+
+    def row(card: SeenCard) -> bool:
+        return float(np.dot(card.corners.mean(axis=0) - middle, along)) > 0
+
+    shortest: dict[bool, float] = {}
+    for card in up:
+        long = float(np.linalg.norm(card.corners[2] - card.corners[1]))
+        shortest[row(card)] = min(long, shortest.get(row(card), long))
+    out = []
+    for card in seen:
+        c = card.corners.astype(np.float64)
+        long = float(np.linalg.norm(c[2] - c[1]))
+        if not card.face_up or long <= CUT_SLACK * shortest[row(card)]:
+            out.append(card)
+            continue
+        share = shortest[row(card)] / long
+        if (np.linalg.norm((c[0] + c[1]) / 2 - middle)
+                <= np.linalg.norm((c[2] + c[3]) / 2 - middle)):  # keep the side c0-c1
+            cut = [c[0], c[1], c[1] + (c[2] - c[1]) * share, c[0] + (c[3] - c[0]) * share]
+        else:  # keep the side c2-c3
+            cut = [c[3] + (c[0] - c[3]) * share, c[2] + (c[1] - c[2]) * share, c[2], c[3]]
+        out.append(replace(card, corners=np.array(cut, np.float32)))
+    return out
+
+
+def _unit(vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    return np.asarray(vector, np.float64) / max(float(np.linalg.norm(vector)), 1e-9)
+
+
+def _same_columns(a: TableGeometry, b: TableGeometry) -> bool:
+    """Do two layouts put every column zone within ``SAME_COLUMN_WIDTHS`` card widths of
+    the same place?"""
+    reach = SAME_COLUMN_WIDTHS * min(a.card_width, b.card_width)
+    return all(float(np.linalg.norm(a.zones[z].mean(axis=0) - b.zones[z].mean(axis=0))) <= reach
+               for z in COLUMN_IDS if z in a.zones and z in b.zones)
 
 
 def _same_layout(a: TableGeometry, b: TableGeometry) -> bool:

@@ -1685,3 +1685,42 @@ def test_where_a_hand_was_when_the_pile_was_last_read_is_no_arm_once_it_has_gone
         assert (gone.state, gone.card) == ("face_up", Card.parse("9S"))
     else:
         assert gone.state == "covered"
+
+
+def test_a_layout_held_for_not_fitting_is_the_plates_when_every_column_is_where_it_shows_one(
+) -> None:
+    from tablecam.geometry import geometry_from_deal
+    from tablecam.reading.table_reader import _same_columns
+    held = geometry_from_deal(_dealt_cards(spit_out_px=55))
+    # the plate's outlines: a few pixels off, the spit piles at the rule of thumb
+    assert _same_columns(held, geometry_from_deal(_dealt_cards(shift_px=4)))
+    # a column off (dev game 2045: the search's layout one column off A's cards)
+    assert not _same_columns(held, geometry_from_deal(_dealt_cards(shift_px=120)))
+
+
+def test_faces_outlined_with_the_cards_under_them_are_cut_to_their_top_card() -> None:
+    # What changed since the empty table: each dealt column with the face-down cards
+    # sticking out beyond its top card, away from the middle (A's row below it, B's
+    # above), 4 pixels more a card under it; the first columns have none.  Up to
+    # CUT_SLACK longer than a card is left alone (a card's shadow).
+    from tablecam.reading.table_reader import CUT_SLACK, SeenCard, _cut_to_top_cards
+
+    def outline(x: float, top: float, bottom: float) -> np.ndarray:
+        return np.array([[x, top], [x + 70, top], [x + 70, bottom], [x, bottom]], np.float32)
+
+    seen = []
+    for column in range(5):
+        x = 300 + 90 * column
+        seen.append(SeenCard(outline(x, 450, 550 + 4 * column), None, 0.9, True, None))
+        seen.append(SeenCard(outline(x, 100 - 4 * column, 200), None, 0.9, True, None))
+    seen.append(SeenCard(outline(800, 440, 560), None, 0.9, False, None))  # A's spit pile
+    cut = _cut_to_top_cards(seen)
+    for before, after in zip(seen, cut, strict=True):
+        if not before.face_up:
+            assert np.array_equal(after.corners, before.corners)
+            continue
+        ys = sorted(float(y) for y in after.corners[:, 1])
+        long = float(np.ptp(before.corners[:, 1]))
+        assert ys[-1] - ys[0] == pytest.approx(100 if long > 100 * CUT_SLACK else long, abs=0.01)
+        # the end nearer the table's middle stays: A's top, B's bottom
+        assert ys[0] == pytest.approx(450) if ys[0] > 300 else ys[-1] == pytest.approx(200)
