@@ -1724,3 +1724,43 @@ def test_faces_outlined_with_the_cards_under_them_are_cut_to_their_top_card() ->
         assert ys[-1] - ys[0] == pytest.approx(100 if long > 100 * CUT_SLACK else long, abs=0.01)
         # the end nearer the table's middle stays: A's top, B's bottom
         assert ys[0] == pytest.approx(450) if ys[0] > 300 else ys[-1] == pytest.approx(200)
+
+
+@pytest.mark.parametrize("plate_shift,search_kept,blind_s", [
+    (4, True, OTHER_LOOKS_AFTER_S + 0.5), (120, False, OTHER_LOOKS_AFTER_S + 0.5),
+    (120, True, OTHER_LOOKS_AFTER_S - 0.5)])
+def test_a_deal_seen_against_the_plate_stands_only_where_the_search_saw_none_like_it(
+        plate_shift: int, search_kept: bool, blind_s: float,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search holds a layout it refused for not fitting; the plate shows a deal.
+    Where the plate's puts every column about where the held one does, the held one is
+    taken at once: its outlines are the cards' own (dev game 2069).  Where a column
+    differs (dev game 2045: the search's layout a column off A's cards), the plate's.
+    Not before the table has been without zones for ``OTHER_LOOKS_AFTER_S``: the held
+    layout waits its ``MISFIT_PATIENCE_S`` for a fitting deal of the search's own."""
+    from tablecam.geometry import geometry_from_deal
+    from tablecam.reading import table_reader
+    from tablecam.reading.finder import FoundCard
+
+    held = geometry_from_deal(_dealt_cards())
+    plate_cards = [FoundCard(c.corners, 1.0, False, True) for c in _dealt_cards(plate_shift)]
+    image = background((1280, 720), (200, 205, 200), 5)
+    reader = TableReader(TemplateReader())
+    monkeypatch.setattr(table_reader, "find_cards_quick", lambda *args, **kwargs: None)
+    monkeypatch.setattr(reader, "_search", lambda t, image, smallest: ([], False))
+    monkeypatch.setattr(table_reader, "find_cards_on_plate", lambda *args, **kwargs: plate_cards)
+    monkeypatch.setattr(table_reader, "read_cards", lambda image, found, classifier: [
+        table_reader.SeenCard(f.corners, None, 0.9, True, None) for f in found])
+    reader._plate = image.copy()
+    reader._seen_cards = True
+    reader._blind_since = 0.0
+    reader._misfit = (blind_s - 0.1, held)
+    reader.read(_frame(blind_s, image))
+    if blind_s < OTHER_LOOKS_AFTER_S:
+        assert reader.geometry is None
+        return
+    assert reader.geometry is not None
+    assert (reader.geometry is held) == search_kept
+    if not search_kept:
+        assert np.allclose(reader.geometry.zones["A1"].mean(axis=0)
+                           - held.zones["A1"].mean(axis=0), (plate_shift, 0), atol=2)
