@@ -1596,6 +1596,26 @@ PLATE_DIFFERENCE: Final = 25
 PLATE_REFIT: Final = 0.07
 
 
+def changed_since(image: npt.NDArray[np.uint8], before: npt.NDArray[np.uint8], *,
+                  exposure: bool = False) -> npt.NDArray[np.uint8]:
+    """255 where ``image`` differs from ``before`` (a BGR picture of the same size) by
+    more than ``PLATE_DIFFERENCE`` in some channel, after a 3x3 blur of both; with
+    ``exposure``, ``before`` is first scaled by the change of the median colour (mostly
+    table in both: a camera's exposure follows what it sees)."""
+    now = cv2.GaussianBlur(image, (3, 3), 0)
+    then = cv2.GaussianBlur(before, (3, 3), 0)
+    if exposure:
+        gain = (np.median(now[::8, ::8].reshape(-1, 3), axis=0)
+                / np.maximum(np.median(then[::8, ::8].reshape(-1, 3), axis=0), 1.0))
+        if np.abs(gain - 1.0).max() > 0.02:
+            scale: Any = (*np.clip(gain, 0.5, 2.0).tolist(), 1.0)  # (a scalar per channel)
+            then = cv2.multiply(then, scale)
+    blue, green, red = cv2.split(cv2.absdiff(now, then))
+    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), PLATE_DIFFERENCE, 255,
+                               cv2.THRESH_BINARY)
+    return np.asarray(changed, np.uint8)
+
+
 def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint8], *,
                         min_width: float, max_width: float | None = None) -> list[FoundCard]:
     """Cards laid on the table since ``plate``, a picture of it empty from the same
@@ -1612,19 +1632,8 @@ def find_cards_on_plate(image: npt.NDArray[np.uint8], plate: npt.NDArray[np.uint
     """
     if image.ndim != 3 or plate.shape != image.shape:
         return []
-    now = cv2.GaussianBlur(image, (3, 3), 0)
-    before = cv2.GaussianBlur(plate, (3, 3), 0)
-    # mostly table in both: the medians' ratio is the change of exposure
-    gain = (np.median(now[::8, ::8].reshape(-1, 3), axis=0)
-            / np.maximum(np.median(before[::8, ::8].reshape(-1, 3), axis=0), 1.0))
-    if np.abs(gain - 1.0).max() > 0.02:
-        scale: Any = (*np.clip(gain, 0.5, 2.0).tolist(), 1.0)  # (a scalar per channel)
-        before = cv2.multiply(before, scale)
-    blue, green, red = cv2.split(cv2.absdiff(now, before))
-    _, changed = cv2.threshold(cv2.max(cv2.max(blue, green), red), PLATE_DIFFERENCE, 255,
-                               cv2.THRESH_BINARY)
-    changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)),
-                         np.uint8)
+    changed = np.asarray(cv2.morphologyEx(changed_since(image, plate, exposure=True),
+                                          cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), np.uint8)
     # a card's own print can match the cloth here and there: fill each region's holes
     contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(changed.shape, np.uint8)

@@ -23,7 +23,7 @@ known, ``zones`` is empty and ``cards`` lists every card found in the frame.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, Protocol
 
@@ -46,9 +46,9 @@ from tablecam.geometry import (
 )
 from tablecam.geometry.mat import MatDetection, find_mat
 from tablecam.reading.finder import (
-    PLATE_DIFFERENCE,
     FoundCard,
     _segments,
+    changed_since,
     find_cards,
     find_cards_looking,
     find_cards_on_plate,
@@ -563,9 +563,8 @@ class TableReader:
         held, self._plate_candidate = self._plate_candidate, None
         if held is None or held.shape != image.shape:
             return
-        change = cv2.absdiff(cv2.GaussianBlur(image, (3, 3), 0),
-                             cv2.GaussianBlur(held, (3, 3), 0)).max(axis=2)
-        if float((change > PLATE_DIFFERENCE).mean()) < PLATE_STILL_SHARE:
+        changed = changed_since(image, held)
+        if np.count_nonzero(changed) < PLATE_STILL_SHARE * changed.size:
             self._plate = held
 
     def _note_misfit(self, t: float, layout: TableGeometry, other_look: bool = False,
@@ -1843,18 +1842,22 @@ def _unit(vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
 def _same_columns(a: TableGeometry, b: TableGeometry) -> bool:
     """Do two layouts put every column zone within ``SAME_COLUMN_WIDTHS`` card widths of
     the same place?"""
-    reach = SAME_COLUMN_WIDTHS * min(a.card_width, b.card_width)
-    return all(float(np.linalg.norm(a.zones[z].mean(axis=0) - b.zones[z].mean(axis=0))) <= reach
-               for z in COLUMN_IDS if z in a.zones and z in b.zones)
+    return _zones_near(a, b, [z for z in COLUMN_IDS if z in a.zones and z in b.zones],
+                       SAME_COLUMN_WIDTHS)
 
 
 def _same_layout(a: TableGeometry, b: TableGeometry) -> bool:
     """Do two layouts put every zone in the same place (``MISFIT_SAME_WIDTHS``)?"""
-    if a.zones.keys() != b.zones.keys():
-        return False
-    reach = MISFIT_SAME_WIDTHS * min(a.card_width, b.card_width)
+    return a.zones.keys() == b.zones.keys() and _zones_near(a, b, a.zones, MISFIT_SAME_WIDTHS)
+
+
+def _zones_near(a: TableGeometry, b: TableGeometry, zones: Iterable[ZoneId],
+                widths: float) -> bool:
+    """Does every one of ``zones`` lie within ``widths`` card widths of the same place in
+    both layouts?"""
+    reach = widths * min(a.card_width, b.card_width)
     return all(float(np.linalg.norm(a.zones[z].mean(axis=0) - b.zones[z].mean(axis=0))) <= reach
-               for z in a.zones)
+               for z in zones)
 
 
 def _zone_side(zone: ZoneId) -> str:
