@@ -116,7 +116,7 @@ class RecordingReader:
     def read(self, frame: Frame) -> TableReading:
         reading = self.reader.read(frame)
         zones = {name: SyntheticZone(obs.state, obs.card, obs.confidence, tuple(obs.candidates),
-                                     obs.under_hand)
+                                     obs.under_hand, tuple(obs.ranks))
                  for name, obs in reading.zones.items()}
         self.kept.append(SyntheticReading(reading.t, zones, tuple(reading.reread)))
         return reading

@@ -46,7 +46,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from tablecam.cards import FULL_DECK, Card
+from tablecam.cards import FULL_DECK, Card, Rank
 from tablecam.errors import ModelError
 from tablecam.reading.warp import CARD_H, CARD_W
 
@@ -84,13 +84,18 @@ class CardRead:
     ``confidence`` is the probability of the answer given (the card, or the kind).
     ``candidates`` are the likeliest faces with their probabilities, best first, even
     when the card is unknown: a caller that knows which cards are possible (the
-    tracker knows the game) can decide among them.
+    tracker knows the game) can decide among them.  ``ranks`` are the likeliest ranks
+    with their probabilities given that the view is a face (the rank head alone): a
+    candidate's probability also carries the doubt that it is a face at all, so the
+    candidates of a face sure of its rank but not of its suit can add up to less than
+    the rank's own.
     """
 
     card: Card | None
     confidence: float
     kind: Kind
     candidates: tuple[tuple[Card, float], ...] = ()
+    ranks: tuple[tuple[Rank, float], ...] = ()
 
 
 def card_view(view: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -216,8 +221,9 @@ def _softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
 
 
-#: how many candidate faces each reading lists
+#: how many candidate faces each reading lists, and how many ranks
 CANDIDATES: Final = 4
+RANKS_LISTED: Final = 3
 
 
 def postprocess(rank_logits: npt.NDArray[np.float32], suit_logits: npt.NDArray[np.float32],
@@ -236,6 +242,8 @@ def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
     joint = p_kind[:, :1] * (p_suit[:, :, None] * p_rank[:, None, :]).reshape(len(p_kind), -1)
     best = np.argsort(-joint, axis=1)[:, :CANDIDATES]
     best_p = np.take_along_axis(joint, best, axis=1).tolist()
+    top_ranks = np.argsort(-p_rank, axis=1)[:, :RANKS_LISTED]
+    top_ranks_p = np.take_along_axis(p_rank, top_ranks, axis=1).tolist()
     kind_p = p_kind.max(axis=1).tolist()
     reads = []
     for i, (k, cards) in enumerate(zip(kinds.tolist(), best.tolist(), strict=True)):
@@ -244,9 +252,11 @@ def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
         if kind != "face":
             reads.append(CardRead(None, kind_p[i], kind, candidates))
             continue
+        ranks = tuple((Rank(r + 1), p)  # (the rank head's order: A..K)
+                      for r, p in zip(top_ranks[i].tolist(), top_ranks_p[i], strict=True))
         top, confidence = candidates[0]
         reads.append(CardRead(top if confidence >= threshold else None, confidence, "face",
-                              candidates))
+                              candidates, ranks))
     return reads
 
 
@@ -393,7 +403,8 @@ class CardClassifier:
                         self.second_threshold)
         for i, answer in zip(unsure, answers, strict=True):
             if answer.card is not None and answer.card in second_choices(reads[i]):
-                reads[i] = CardRead(answer.card, answer.confidence, "face", answer.candidates)
+                reads[i] = CardRead(answer.card, answer.confidence, "face", answer.candidates,
+                                    answer.ranks)
 
 
 #: the second opinion may only pick among the first model's likeliest faces: it breaks

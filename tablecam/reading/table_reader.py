@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tablecam.capture import Frame
-from tablecam.cards import Card
+from tablecam.cards import Card, Rank
 from tablecam.geometry import (
     CARD_MM,
     COLUMN_IDS,
@@ -251,6 +251,8 @@ class ZoneObservation:
     #: read by its corner under the hand that laid it (``_under_hand``); on a
     #: ``covered`` reading, ``card`` is then only a hint (``UNDER_HAND_HINT``)
     under_hand: bool = False
+    #: the reader's likeliest ranks for the top card, given that it is a face
+    ranks: tuple[tuple[Rank, float], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,6 +268,7 @@ class SeenCard:
     candidates: tuple[tuple[Card, float], ...] = ()
     #: the finder's own colour test: mostly white paper, as a face shows
     papery: bool = True
+    ranks: tuple[tuple[Rank, float], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,7 +350,7 @@ def read_cards(image: npt.NDArray[np.uint8], found: Sequence[FoundCard],
             continue
         seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
                              float(r.confidence), r.kind == "face", None, f.covered,
-                             getattr(r, "candidates", ()), f.face_up))
+                             getattr(r, "candidates", ()), f.face_up, _ranks(r)))
     return seen
 
 
@@ -870,7 +873,8 @@ class TableReader:
                     # the old top, in plain view: that frame's reading only, so that the
                     # next still frame is compared with the pile as last read bare
                     out[zone] = ZoneObservation("face_up", r.card, float(r.confidence),
-                                                corners, tuple(getattr(r, "candidates", ())))
+                                                corners, tuple(getattr(r, "candidates", ())),
+                                                ranks=_ranks(r))
                     continue
                 # another outline there shows a new card (``_new_tops``).  (Not when the
                 # top's outline names no card: it may be the new card, unsure, and
@@ -880,7 +884,7 @@ class TableReader:
             assert r.card is not None
             candidates = tuple(getattr(r, "candidates", ()))
             out[zone] = ZoneObservation("face_up", r.card, float(r.confidence), corners,
-                                        candidates)
+                                        candidates, ranks=_ranks(r))
             # it stands as the zone's reading: the next frame, if still and like this
             # one, needs no read of its own
             memory = self._memory[zone]
@@ -888,7 +892,7 @@ class TableReader:
             memory.at_read = memory.previous
             memory.observation = memory.named = out[zone]
             memory.cards = [SeenCard(corners, r.card, float(r.confidence), True, zone,
-                                     False, candidates)]
+                                     False, candidates, ranks=_ranks(r))]
             memory.confirm_at = None
         return self._read_as_still(image, geometry, clear, out, shown)
 
@@ -972,12 +976,12 @@ class TableReader:
             ((card, (confidence, corners, r)),) = found.items()
             if confidence > 0.0:
                 out[zone] = ZoneObservation("face_up", card, confidence, corners,
-                                            tuple(getattr(r, "candidates", ())), True)
+                                            tuple(getattr(r, "candidates", ())), True, _ranks(r))
                 continue
             low, high, corners, r = spread[(zone, card)]
             if hints and low >= UNDER_HAND_HINT:
                 out[zone] = ZoneObservation("covered", card, high, corners,
-                                            tuple(getattr(r, "candidates", ())), True)
+                                            tuple(getattr(r, "candidates", ())), True, _ranks(r))
         return out
 
     def _assign(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
@@ -992,7 +996,7 @@ class TableReader:
         for s, where in zip(seen, geometry.zones_at(centres), strict=True):
             if where is not None and where in by_zone:
                 by_zone[where].append(SeenCard(s.corners, s.card, s.confidence, s.face_up, where,
-                                               s.covered, s.candidates))
+                                               s.covered, s.candidates, ranks=s.ranks))
         return {zone: (self._observe(image, geometry, zone, cards), cards)
                 for zone, cards in by_zone.items()}
 
@@ -1145,7 +1149,7 @@ class TableReader:
                     continue
                 seen.append(SeenCard(f.corners, r.card if r.kind == "face" else None,
                                      float(r.confidence), r.kind == "face", zone, f.covered,
-                                     getattr(r, "candidates", ())))
+                                     getattr(r, "candidates", ()), ranks=_ranks(r)))
             result[zone] = (self._observe(image, geometry, zone, seen), seen)
         again = [zone for zone in outline_only if result[zone][0].state != "face_up"]
         if again:
@@ -1213,8 +1217,10 @@ class TableReader:
         shown = self._shown(readings)
         for zone, (card, confidence, corners, r) in self._new_cards(image, todo, reads, shown).items():
             candidates = tuple(getattr(r, "candidates", ()))
-            seen = SeenCard(corners, card, confidence, True, zone, False, candidates)
-            readings[zone] = (ZoneObservation("face_up", card, confidence, corners, candidates),
+            seen = SeenCard(corners, card, confidence, True, zone, False, candidates,
+                            ranks=_ranks(r))
+            readings[zone] = (ZoneObservation("face_up", card, confidence, corners, candidates,
+                                              ranks=seen.ranks),
                               [seen, *readings[zone][1]])
 
     def _shown(self, readings: Mapping[ZoneId, tuple[ZoneObservation, list[SeenCard]]],
@@ -1306,7 +1312,8 @@ class TableReader:
             assert observation.corners is not None and observation.card is not None
             readings[zone] = (observation, [SeenCard(observation.corners, observation.card,
                                                      observation.confidence, True, zone, False,
-                                                     observation.candidates)])
+                                                     observation.candidates,
+                                                     ranks=observation.ranks)])
 
     def _still_there(self, image: npt.NDArray[np.uint8],
                      readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
@@ -1336,9 +1343,10 @@ class TableReader:
                 self._memory[zone].named = None  # gone
                 continue
             candidates = tuple(getattr(r, "candidates", ()))
-            seen = SeenCard(corners, card, float(r.confidence), True, zone, False, candidates)
+            seen = SeenCard(corners, card, float(r.confidence), True, zone, False, candidates,
+                            ranks=_ranks(r))
             readings[zone] = (ZoneObservation("face_up", card, float(r.confidence), corners,
-                                              candidates), [seen])
+                                              candidates, ranks=seen.ranks), [seen])
 
     def _pile_as_named(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                        readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
@@ -1371,7 +1379,7 @@ class TableReader:
             if _share_inside(changed, outline) < PILE_UNCHANGED:
                 assert named.card is not None
                 seen = SeenCard(named.corners, named.card, named.confidence, True, zone, False,
-                                named.candidates)
+                                named.candidates, ranks=named.ranks)
                 readings[zone] = (named, [seen])
                 continue
             labels, reaching = _reaching_in(changed)
@@ -1402,9 +1410,10 @@ class TableReader:
                     or not self._a_corner_names(image, corners, r.card)):
                 continue
             candidates = tuple(getattr(r, "candidates", ()))
-            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False, candidates)
+            seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False, candidates,
+                            ranks=_ranks(r))
             readings[zone] = (ZoneObservation("face_up", r.card, float(r.confidence), corners,
-                                              candidates), [seen])
+                                              candidates, ranks=seen.ranks), [seen])
 
     def _off_centre_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
                           readings: dict[ZoneId, tuple[ZoneObservation, list[SeenCard]]]) -> None:
@@ -1436,7 +1445,7 @@ class TableReader:
             if r.kind != "face":
                 continue
             seen = SeenCard(corners, r.card, float(r.confidence), True, zone, False,
-                            getattr(r, "candidates", ()))
+                            getattr(r, "candidates", ()), ranks=_ranks(r))
             readings[zone] = (self._observe(image, geometry, zone, [seen]), [seen])
 
     def _look_again(self, image: npt.NDArray[np.uint8], geometry: TableGeometry,
@@ -1498,9 +1507,9 @@ class TableReader:
                 continue
             cards = [c for c in readings[zone][1] if _overlap_share(c.corners, corners) < 0.8]
             seen = SeenCard(corners, card, confidence, True, zone, False,
-                            getattr(r, "candidates", ()))
+                            getattr(r, "candidates", ()), ranks=_ranks(r))
             readings[zone] = (ZoneObservation("face_up", card, confidence, corners,
-                                              seen.candidates), [seen, *cards])
+                                              seen.candidates, ranks=seen.ranks), [seen, *cards])
             shown[zone] = card
 
     def _observe(self, image: npt.NDArray[np.uint8], geometry: TableGeometry, zone: ZoneId,
@@ -1513,7 +1522,8 @@ class TableReader:
             self._note_paper(image, card)
             state: ZoneState = "face_up" if card.face_up else "face_down"
             return ZoneObservation(state, card.card, card.confidence, card.corners,
-                                   card.candidates if card.face_up else ())
+                                   card.candidates if card.face_up else (),
+                                   ranks=card.ranks if card.face_up else ())
         foreign = self._foreign_fraction(image, geometry, zone, tones=True)
         if foreign > COVER_FRACTION:
             return ZoneObservation("covered", None, min(1.0, foreign), None)
@@ -1712,6 +1722,12 @@ class TableReader:
             if float(paperlike[inside].mean()) < TONE_PAPER_SHARE:
                 distance = nearest  # no card's paper shows: all of the cloth's tones are table
         return np.asarray(distance[inside], np.float32)
+
+
+def _ranks(read: _Read) -> tuple[tuple[Rank, float], ...]:
+    """A reading's likeliest ranks given a face (``CardRead.ranks``; none from a reader
+    that does not give them)."""
+    return tuple(getattr(read, "ranks", ()))
 
 
 def _outline_box(image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float32],

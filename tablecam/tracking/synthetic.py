@@ -39,6 +39,8 @@ class SyntheticZone:
     candidates: tuple[tuple[Card, float], ...] = ()
     #: read under the hand that laid it: on a ``covered`` zone, ``card`` is a hint
     under_hand: bool = False
+    #: the reader's likeliest ranks given a face, best first (may be empty)
+    ranks: tuple[tuple[Rank, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,6 +165,22 @@ def test_candidates_list_the_likeliest_faces_even_when_unknown() -> None:
     assert sum(probabilities) <= 1.0
 
 
+def test_ranks_are_given_for_a_face_whatever_doubt_that_it_is_a_face() -> None:
+    # a court card sure of its rank and not of its suit, in a view the kind head doubts a
+    # little: its faces add up to less than its rank (dev game 2045's queens)
+    rank = np.array([[0.0] * 11 + [9.0, 0.0]], dtype=np.float32)  # Q
+    suit = np.array([[0, 3.0, 3.2, 0]], dtype=np.float32)  # D or H
+    face = np.array([[2.0, 0.0, 0.0]], dtype=np.float32)  # face 0.78
+    (read,) = postprocess(rank, suit, face, threshold=0.9)
+    assert read.card is None and read.kind == "face"
+    assert sum(p for _, p in read.candidates) < 0.8
+    (best, p), *others = read.ranks
+    assert best == Card.parse("QH").rank and p > 0.99
+    assert [q for _, q in others] == sorted((q for _, q in others), reverse=True)
+    (turned,) = postprocess(rank, suit, np.array([[0, 9.0, 0]], dtype=np.float32), threshold=0.9)
+    assert turned.ranks == ()  # a back has no rank
+
+
 def test_second_looks_are_the_view_slightly_zoomed_and_shifted() -> None:
     view = np.zeros((140, 100, 3), dtype=np.uint8)
     view[60:80, 40:60] = 255  # a bright square in the middle
