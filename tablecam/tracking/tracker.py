@@ -171,6 +171,8 @@ class _Zone:
     covered_since: float = -1e9
     #: the reader's likeliest faces in the zone's last face-up reading
     looks: tuple[tuple[Card, float], ...] = ()
+    #: ... and its likeliest ranks given a face (empty from a reader that gives none)
+    rank_looks: tuple[tuple[Rank, float], ...] = ()
     #: the last frame in which the reader itself named the zone's accepted card there
     named_at: float = -1e9
     #: the reader itself named the value before the accepted one (a card that just left)
@@ -478,6 +480,7 @@ class Tracker:
                 looks = getattr(obs, "candidates", ()) or ()
                 zone.liked, zone.liked_p = max(looks, key=lambda cp: cp[1]) if looks else (obs.card, 1.0)
                 zone.looks = tuple(looks)
+                zone.rank_looks = tuple(getattr(obs, "ranks", ()) or ())
             value: ZoneValue = (state, self._resolve(name, zone, obs) if state == "face_up" else None)
             if (value == ("face_up", None) and zone.accepted[0] == "face_down" and name in COLUMN_ZONES
                     and self._phase == "playing" and zone.last_hidden < zone.accepted_at):
@@ -985,7 +988,7 @@ class Tracker:
             if (zone is None or zone.accepted[0] != "face_up" or zone.covered or zone.candidate is not None
                     or zone.last_agree < self._last_t or not zone.looks):
                 continue
-            ranks, total = self._likely_ranks(zone.looks)
+            ranks, total = self._look_ranks(zone)
             believed = zone.accepted[1]
             if name in PILES:
                 believed = self._top(name)
@@ -998,12 +1001,29 @@ class Tracker:
                 out[name] = frozenset(ranks)
         return out
 
+    def _look_ranks(self, zone: _Zone) -> tuple[set[Rank], float]:
+        """The likeliest ranks of the zone's last face-up look that together make at least
+        ``rank_floor``, and their probability: from the reader's ranks given a face where
+        it gives them, else from its faces.  A face's probability carries the doubt that
+        the view is a face at all, which a zone seen face up settles: the faces of a court
+        card sure of its rank and not of its suit can add up to less than the rank (dev
+        game 2045: B5's QD, read QH 0.47, QD 0.40, QS 0.06 or QC 0.01, the rank head sure
+        of a queen; the "Spit!" it held back came 1.1 s late, with the players' press)."""
+        if not zone.rank_looks:
+            return self._likely_ranks(zone.looks)
+        return self._enough_ranks(dict(zone.rank_looks))
+
     def _likely_ranks(self, faces: Iterable[tuple[Card, float]]) -> tuple[set[Rank], float]:
         """The likeliest ranks of the reader's faces for a card that together make at
         least ``rank_floor`` (all of them, if they never do), and their probability."""
         by_rank: dict[Rank, float] = {}
         for card, p in faces:
             by_rank[card.rank] = by_rank.get(card.rank, 0.0) + p
+        return self._enough_ranks(by_rank)
+
+    def _enough_ranks(self, by_rank: Mapping[Rank, float]) -> tuple[set[Rank], float]:
+        """The likeliest of ``by_rank`` that together make at least ``rank_floor`` (all of
+        them, if they never do), and their probability."""
         ranks: set[Rank] = set()
         total = 0.0
         for rank, p in sorted(by_rank.items(), key=lambda rp: -rp[1]):

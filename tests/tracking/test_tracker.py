@@ -1176,6 +1176,24 @@ def test_an_unnamed_pile_top_sure_of_its_rank_is_listed_with_that_rank() -> None
         assert tracker.sure_ranks().get("left") == (frozenset(listed) if listed else None)
 
 
+def test_an_unnamed_top_is_listed_with_the_rank_the_reader_is_sure_of_given_a_face() -> None:
+    # dev game 2045: B5's QD, read QH 0.47, QD 0.40, QS 0.06 or QC 0.01 (0.94 together,
+    # short of the floor), the rank head sure of a queen given a face: the "Spit!" it
+    # held back came 1.1 s late, with the players' press
+    nine, six, five = c("9D").rank, c("6D").rank, c("5D").rank
+    suits = tuple((c(code), p) for code, p in (("9H", 0.47), ("9D", 0.40), ("9S", 0.06), ("9C", 0.01)))
+    for ranks, listed in ((((nine, 0.99), (six, 0.01)), {nine}),
+                          (((nine, 0.90), (six, 0.08)), {nine, six}),  # for the referee to judge
+                          (((nine, 0.60), (six, 0.20), (five, 0.10)), None),
+                          ((), None)):  # (a reader that gives no ranks: its faces alone)
+        tracker = started()
+        for i in range(6):
+            reading = frame(1.0 + i / 30, **BASE)
+            zones = dict(reading.zones, A2=SyntheticZone("face_up", None, 0.47, suits, ranks=ranks))
+            tracker.update(SyntheticReading(reading.t, zones, ("A2",)))
+        assert tracker.sure_ranks().get("A2") == (frozenset(listed) if listed else None)
+
+
 def test_an_unnamed_face_where_a_card_on_its_way_back_left_is_shown_to_the_referee() -> None:
     # dev game 2060: KS lost a collision and went back to A5, read as KS 0.50 or KC 0.50;
     # the column stayed "unsettled" until the hand timeout and the "Spit!" waited 0.6 s
