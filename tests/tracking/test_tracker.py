@@ -762,6 +762,20 @@ def test_a_card_back_over_its_face_down_cards_leaves_nothing_waiting_to_be_expla
     assert not tracker.settling
 
 
+def test_a_hand_carrying_a_collision_s_loser_home_over_its_own_columns_holds_no_stall() -> None:
+    # dev games 2045, 2064 and 2072: the loser of a collision was carried back over its
+    # player's columns, and "Spit!" waited until it lay there, 0.51-0.67 s after the stall
+    # (the players' press came first in two).  9D fits neither JH nor 2S: it can only go back.
+    for over, settling in ((("A2",), False), (("A1", "A2"), False), (("A2", "left"), True),
+                           (("A2", "right"), True)):
+        tracker = started(STUCK)
+        lifted(tracker, "A2", "left", "down", base=STUCK)
+        run(tracker, [(1.25 + i / 30, dict(STUCK, A2="down")) for i in range(3)])
+        assert tracker._in_hand and not tracker.settling
+        run(tracker, [(1.4 + i / 30, dict(STUCK, **dict.fromkeys(over, "covered"))) for i in range(3)])
+        assert tracker.settling == settling, over  # (a hand over a pile may lay a card)
+
+
 def test_a_face_down_card_lifted_to_be_turned_is_the_reveal_not_a_card_gone_unseen() -> None:
     # dev game 2042: B3's face-down card was lifted to be turned (the column read empty
     # for a moment) and laid back face up; the reveal was reported, but the card also
