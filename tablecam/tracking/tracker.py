@@ -471,6 +471,25 @@ class Tracker:
                     changes.append((name, zone.accepted, zone.candidate))
                     zone.run, zone.named_run = 1, 0
                     continue
+                if (hint is not None and name in PILES and self.spit_expected
+                        and zone.accepted != ("face_up", hint) and self._where(hint)[0] == "unknown"):
+                    # Spit cards are due and the reader names a card seen nowhere under the
+                    # hand that turned it: a vote for that spit card, as a frame naming it
+                    # in plain view would be.  The look under the hand is outlined from
+                    # what changed, and the pile's outline once the hand has gone may take
+                    # in cards below (dev game 2078: 6C, hinted at 0.96 under the hand and
+                    # named in the next frame, then read as QC 0.44 for 0.8 s; the "Spit!"
+                    # after it waited for the players' press).
+                    if zone.candidate == ("face_up", hint):
+                        zone.run += 1
+                        zone.named_run += 1
+                    else:
+                        zone.candidate, zone.run, zone.named_run = ("face_up", hint), 1, 1
+                        zone.candidate_generation = zone.generation
+                    zone.interrupted = False
+                    if zone.run >= self.stable_frames:
+                        changes.append((name, zone.accepted, zone.candidate))
+                    continue
                 if self._resting_over_known(name, zone):
                     self._resting.add(name)
                     # (a column long covered over its known card is settled outright)

@@ -1132,6 +1132,25 @@ def hinted(reading: SyntheticReading, zone: str, code: str) -> SyntheticReading:
     return SyntheticReading(reading.t, zones)
 
 
+def test_a_spit_card_named_under_the_hand_that_turned_it_and_once_more_is_known() -> None:
+    # dev game 2078: the spit card 6C, hinted at 0.96 under the hand and named in the next
+    # frame, then read as QC 0.44 for 0.8 s: the "Spit!" after it waited for the press
+    for hint, known in (("5C", "5C"), (None, None)):
+        tracker = started()
+        tracker.spit_expected = True
+        out = run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
+        for t in (1.1, 1.13):  # (this tracker takes three frames in a row)
+            reading = frame(t, **dict(BASE, left="covered", right="6D"))
+            out += tracker.update(hinted(reading, "left", hint) if hint else reading)
+        out += tracker.update(frame(1.17, **dict(BASE, left="5C", right="6D")))
+        for i in range(12):
+            reading = frame(1.2 + i / 30, **dict(BASE, right="6D"))
+            out += tracker.update(unread(reading, "left", ("QC", 0.44), ("QH", 0.13), ("5C", 0.05)))
+        spits = [dict(e.cards) for e in out if isinstance(e, Spit)]
+        assert spits == [{"left": c(known) if known else None, "right": c("6D")}], hint
+        assert ("left" in tracker.unnamed_tops()) == (known is None)
+
+
 def test_a_card_hinted_under_the_hand_that_laid_it_is_played_when_a_hand_holds_it() -> None:
     # dev game 2001: 8D, lifted from A1, hinted at 0.88 on the right pile 0.07 s after
     # it landed, and named only when the hand had gone 0.2 s later
