@@ -364,6 +364,12 @@ class Tracker:
         check need not wait for it (dev games 2045, 2064 and 2072: "Spit!" called only
         once the loser's card lay back in its column, 0.51-0.67 s after the stall; the
         players' press came first in two)."""
+        if self.spit_expected or self._pending_spit:
+            # (spit cards due or on their way: the tops a card fits may be changing
+            # unseen; dev game 2678: A's 8H, lifted as the spit cards came down, fitted
+            # neither top as last read, and a "Spit!" was called while B's 7C fitted
+            # the new one)
+            return False
         seats = {self._in_hand[card].seat for card in returning}
         return bool(seats) and all(
             name in COLUMN_ZONES and _seat_column(name)[0] in seats for name in self._moving_zones)
