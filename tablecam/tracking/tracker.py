@@ -486,15 +486,9 @@ class Tracker:
                     # in cards below (dev game 2078: 6C, hinted at 0.96 under the hand and
                     # named in the next frame, then read as QC 0.44 for 0.8 s; the "Spit!"
                     # after it waited for the players' press).
-                    if zone.candidate == ("face_up", hint):
-                        zone.run += 1
-                        zone.named_run += 1
-                    else:
-                        zone.candidate, zone.run, zone.named_run = ("face_up", hint), 1, 1
-                        zone.candidate_generation = zone.generation
-                    zone.interrupted = False
-                    if zone.run >= self.stable_frames:
-                        changes.append((name, zone.accepted, zone.candidate))
+                    voted: ZoneValue = ("face_up", hint)
+                    if _vote(zone, voted, 1, zone.candidate == voted) >= self.stable_frames:
+                        changes.append((name, zone.accepted, voted))
                     continue
                 if self._resting_over_known(name, zone):
                     self._resting.add(name)
@@ -585,15 +579,8 @@ class Tracker:
                 needed += 1  # a reveal is not urgent, and a misread one would stick
                 careful = True
             same = value == zone.candidate and (not unreadable or zone.generation == zone.candidate_generation)
-            if same and not (careful and zone.interrupted):
-                zone.run += 1
-                zone.named_run += named
-            else:
-                # Careful changes count only frames in a row with no hand in between.
-                zone.candidate, zone.run, zone.named_run = value, 1, named
-                zone.candidate_generation = zone.generation
-            zone.interrupted = False
-            if zone.run >= needed:
+            # (careful changes count only frames in a row with no hand in between)
+            if _vote(zone, value, named, same and not (careful and zone.interrupted)) >= needed:
                 changes.append((name, zone.accepted, value))
         # Accept after judging every zone, so each judgement saw the table as it was.
         for name, _old, value in changes:
@@ -2561,6 +2548,20 @@ class Tracker:
 def _likeliest_face(candidates: tuple[tuple[Card, float], ...]) -> Card | None:
     """The face the reader gave the highest probability, if any."""
     return max(candidates, key=lambda cp: cp[1])[0] if candidates else None
+
+
+def _vote(zone: _Zone, value: ZoneValue, named: int, goes_on: bool) -> int:
+    """Count one frame's vote for ``value`` in ``zone`` (``named``: 1 if the reader named
+    the card itself): the run on the value being voted on goes on, or starts afresh with
+    it.  Returns the run's length."""
+    if goes_on:
+        zone.run += 1
+        zone.named_run += named
+    else:
+        zone.candidate, zone.run, zone.named_run = value, 1, named
+        zone.candidate_generation = zone.generation
+    zone.interrupted = False
+    return zone.run
 
 
 def _seat_column(zone: str) -> tuple[Seat, int]:
