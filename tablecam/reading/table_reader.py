@@ -1827,21 +1827,21 @@ def _cut_to_top_cards(seen: list[SeenCard]) -> list[SeenCard]:
     along = np.mean([_unit(c.corners[3] - c.corners[0]) * np.sign(
         float(np.dot(c.corners[3] - c.corners[0], [0.0, 1.0])) or 1.0) for c in up], axis=0)
 
-    def row(card: SeenCard) -> bool:
-        return float(np.dot(card.corners.mean(axis=0) - middle, along)) > 0
-
+    # each face's row (which side of the middle) and long side, measured once
+    rows = [float(np.dot(c.corners.mean(axis=0) - middle, along)) > 0 for c in seen]
+    longs = [float(np.linalg.norm(np.subtract(c.corners[2], c.corners[1], dtype=np.float64)))
+             for c in seen]
     shortest: dict[bool, float] = {}
-    for card in up:
-        long = float(np.linalg.norm(card.corners[2] - card.corners[1]))
-        shortest[row(card)] = min(long, shortest.get(row(card), long))
+    for card, side, long in zip(seen, rows, longs, strict=True):
+        if card.face_up:
+            shortest[side] = min(long, shortest.get(side, long))
     out = []
-    for card in seen:
-        c = card.corners.astype(np.float64)
-        long = float(np.linalg.norm(c[2] - c[1]))
-        if not card.face_up or long <= CUT_SLACK * shortest[row(card)]:
+    for card, side, long in zip(seen, rows, longs, strict=True):
+        if not card.face_up or long <= CUT_SLACK * shortest[side]:
             out.append(card)
             continue
-        share = shortest[row(card)] / long
+        c = card.corners.astype(np.float64)
+        share = shortest[side] / long
         if (np.linalg.norm((c[0] + c[1]) / 2 - middle)
                 <= np.linalg.norm((c[2] + c[3]) / 2 - middle)):  # keep the side c0-c1
             cut = [c[0], c[1], c[1] + (c[2] - c[1]) * share, c[0] + (c[3] - c[0]) * share]
