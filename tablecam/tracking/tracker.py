@@ -1025,14 +1025,8 @@ class Tracker:
                 believed = self._top(name)
                 # (a card played unread: listed when its column's reads gave the same one
                 # rank; dev game 2066: 2C, read 2C 0.74 / 2S 0.26 in B4 and 2S 0.61 / 2C
-                # 0.39 on the pile, left the "Spit!" after it to the players' press.  Or
-                # when the reader's ranks given a face are sure of one rank and nothing
-                # known says another: dev game 2045, the spit card JH, read JD 0.60, JH
-                # 0.26, JS 0.11 or JC 0.01, a jack at 0.98, and the "Spit!" after it came
-                # 1 s late, with the press)
-                known = self._unread_rank(name)
-                if believed is None and (len(ranks) != 1 or (
-                        known not in ranks and (known is not None or not zone.rank_looks))):
+                # 0.39 on the pile, left the "Spit!" after it to the players' press)
+                if believed is None and (len(ranks) != 1 or self._unread_rank(name) not in ranks):
                     continue
             if total >= self.rank_floor and (believed is None or believed.rank in ranks):
                 out[name] = frozenset(ranks)

@@ -1231,26 +1231,6 @@ def test_an_unnamed_top_is_listed_with_the_rank_the_reader_is_sure_of_given_a_fa
         assert tracker.sure_ranks().get("A2") == (frozenset(listed) if listed else None)
 
 
-def test_an_unread_spit_card_is_listed_with_the_one_rank_the_reader_is_sure_of_given_a_face() -> None:
-    # dev game 2045: the spit card JH, read JD 0.60, JH 0.26, JS 0.11 or JC 0.01, the rank
-    # head 0.98 sure of a jack: the "Spit!" after it came 1 s late, with the press.  Here
-    # its faces make 0.90 together, short of the floor.
-    jack = c("JH").rank
-    faces = tuple((c(code), p) for code, p in (("JD", 0.55), ("JH", 0.24), ("JS", 0.10), ("JC", 0.01)))
-    for ranks, listed in ((((jack, 0.98), (c("QH").rank, 0.01)), {jack}),
-                          (((jack, 0.80), (c("QH").rank, 0.15)), None),
-                          ((), None)):
-        tracker = started()
-        tracker.spit_expected = True
-        run(tracker, [(1.0 + i / 30, dict(BASE, left="covered", right="covered")) for i in range(3)])
-        for i in range(12):  # (an unread face takes three times the frames)
-            reading = frame(1.1 + i / 30, **dict(BASE, right="6D"))
-            zones = dict(reading.zones, left=SyntheticZone("face_up", None, 0.6, faces, ranks=ranks))
-            tracker.update(SyntheticReading(reading.t, zones, ("left",)))
-        assert tracker._r.pile_cards["left"][-1] is None  # the spit card, unknown
-        assert tracker.sure_ranks().get("left") == (frozenset(listed) if listed else None)
-
-
 def test_an_unnamed_face_where_a_card_on_its_way_back_left_is_shown_to_the_referee() -> None:
     # dev game 2060: KS lost a collision and went back to A5, read as KS 0.50 or KC 0.50;
     # the column stayed "unsettled" until the hand timeout and the "Spit!" waited 0.6 s
