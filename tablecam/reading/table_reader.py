@@ -469,11 +469,16 @@ class TableReader:
         ``MISFIT_PATIENCE_S`` with no better one, the latest is taken (by ``read``, for a
         while only until a fitting one).  At a later round's deal the zones in use stay
         instead: a deal of fewer than five columns, with a spit card taken for a face at
-        a row's end, fits no layout and would give zones shifted by a column.
+        a row's end, fits no layout and would give zones shifted by a column.  Nor is a
+        fitting layout taken then whose row lies partly on the same columns of the zones
+        in use and partly a column over (``_skips_a_column``).
         """
         dealt = _as_dealt(seen)
         try:
-            return geometry_from_deal(dealt)
+            layout = geometry_from_deal(dealt)
+            if self.geometry is not None and _skips_a_column(self.geometry, layout):
+                return None  # a dealt card unseen, a spit pile in its row's place: not taken
+            return layout
         except LayoutMisfitError as misfit:
             if self.geometry is not None:
                 return None  # zones in use (or one taken already): only a fitting layout
@@ -1776,6 +1781,31 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
         zones[zone] = old.zones[zone]
     return TableGeometry(zones, new.table_to_image, new.card_width, new.source,
                          new.spit_seen | keep)
+
+
+def _skips_a_column(old: TableGeometry, new: TableGeometry) -> bool:
+    """Does a later round's layout put some of a player's columns where the zones in use
+    have the same columns, and others where they have the next column over (or the spit
+    pile)?  A row found without one of its dealt cards (a court card the quick finder
+    missed), and with the face-down spit pile, read as a face, at its end, still fits a
+    dealt layout at a sloppy deal's misfit, its columns from the gap on one over (dev
+    game 2678, round 6: A's zones a column off for the rest of the game).  A row that
+    moved as a whole lies on the zones in use one way or on none of them.
+    """
+    for side in "AB":
+        place = {zone: k for k in range(1, 6) if (zone := f"{side}{k}") in old.zones}
+        place[f"spit{side}"] = 6  # beyond the fifth column, as the layout puts it
+        offsets = set()
+        for k in range(1, 6):
+            zone = f"{side}{k}"
+            if zone not in new.zones:
+                continue
+            under = old.zone_at(new.zones[zone].mean(axis=0))
+            if under is not None and under in place:
+                offsets.add(place[under] - k)
+        if len(offsets) > 1:
+            return True
+    return False
 
 
 def _short_side(card: SeenCard | FoundCard) -> float:

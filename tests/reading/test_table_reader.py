@@ -354,6 +354,31 @@ def test_a_later_deal_that_does_not_fit_leaves_the_zones_in_use() -> None:
     assert reading.geometry is first
 
 
+def test_a_later_deal_missing_a_card_with_a_face_at_the_spit_pile_leaves_the_zones_in_use(
+        ) -> None:
+    # dev game 2678, round 6: A2's court card unfound and A's spit pile read as a face;
+    # the row A1, A3, A4, A5, spit still fitted a sloppy deal's layout, with A's zones
+    # from A2 on a column over (A2's on A3's card, A5's on the spit pile)
+    scene = spit_deal_scene(UP, seed=5)
+    reader = TableReader(TemplateReader())
+    first = reader.read(_frame(0.0, scene.image)).geometry
+    assert first is not None
+    image = scene.image.copy()
+    cloth = background((1280, 720), (40, 90, 40), 5)
+    for zone in ("A2", "spitA"):
+        corners, _ = scene.truth[zone]
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 6
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 6
+        image[y0:y1, x0:x1] = cloth[y0:y1, x0:x1]
+    spit = scene.truth["spitA"][0].mean(axis=0)
+    paste(image, plain_face(FULL_DECK[30]), (float(spit[0]), float(spit[1])), 0.0, 63 * 1.2)
+    reader.relocate()
+    for k in range(12):
+        reading = reader.read(_frame(1.0 + k / 30, image))
+    assert reading.geometry is first
+    assert reading.zones["A3"].card == UP[2]
+
+
 class UnknownBacksReader(TemplateReader):
     """Reads faces as TemplateReader does, but takes backs for faces it cannot name (a
     back design the network never saw)."""
