@@ -1786,11 +1786,13 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
 def _skips_a_column(old: TableGeometry, new: TableGeometry) -> bool:
     """Does a later round's layout put some of a player's columns where the zones in use
     have the same columns, and others where they have the next column over (or the spit
-    pile)?  A row found without one of its dealt cards (a court card the quick finder
-    missed), and with the face-down spit pile, read as a face, at its end, still fits a
-    dealt layout at a sloppy deal's misfit, its columns from the gap on one over (dev
-    game 2678, round 6: A's zones a column off for the rest of the game).  A row that
-    moved as a whole lies on the zones in use one way or on none of them.
+    pile), with its columns less evenly spaced than theirs?  A row found without one of
+    its dealt cards (a court card the quick finder missed), and with the face-down spit
+    pile, read as a face, at its end, still fits a dealt layout at a sloppy deal's
+    misfit, its columns from the gap on one over (dev game 2678, round 6: A's zones a
+    column off for the rest of the game).  A row that moved as a whole lies on the zones
+    in use one way or on none of them; and zones in use that were taken so, less evenly
+    spaced, give way to a deal that lies evenly.
     """
     for side in "AB":
         place = {zone: k for k in range(1, 6) if (zone := f"{side}{k}") in old.zones}
@@ -1803,9 +1805,18 @@ def _skips_a_column(old: TableGeometry, new: TableGeometry) -> bool:
             under = old.zone_at(new.zones[zone].mean(axis=0))
             if under is not None and under in place:
                 offsets.add(place[under] - k)
-        if len(offsets) > 1:
+        if len(offsets) > 1 and _uneven(new, side) > _uneven(old, side):
             return True
     return False
+
+
+def _uneven(geometry: TableGeometry, side: str) -> float:
+    """How unevenly a player's five column zones are spaced: the spread of the distances
+    between neighbours over their mean (0 for even)."""
+    centres = np.array([geometry.zones[f"{side}{k}"].mean(axis=0) for k in range(1, 6)],
+                       np.float64)
+    gaps = np.linalg.norm(np.diff(centres, axis=0), axis=1)
+    return float(gaps.std() / max(float(gaps.mean()), 1e-6))
 
 
 def _short_side(card: SeenCard | FoundCard) -> float:
