@@ -1304,14 +1304,30 @@ class Referee:
     def expected_columns(self) -> dict[Seat, int]:
         """Columns each player should lay at the next deal, from their card counts (after
         the game's end, a new game's)."""
-        if self.phase == "game_over":
-            return {s: columns_for(self.rules.first_round_cards) for s in SEATS}
-        return {s: columns_for(self.counts[s]) for s in SEATS}
+        return {s: columns_for(n) for s, n in self.expected_counts().items()}
 
     @property
     def spit_feeders(self) -> int:
-        """How many players have spit cards, so how many piles the next spit feeds."""
+        """How many players have spit cards, so how many piles the next spit feeds.
+
+        Between rounds, those whose cards for the next deal leave some over after their
+        columns: the table still holds the round played, and a player who had run out of
+        spit cards in it may have some again (dev game 2678, round 9: B's one spit card,
+        turned as the deal was seen, left B's spit pile empty, and with one feeder taken
+        from round 8's table A's spit card went down alone; B's was reported as a card
+        played from B's column 5)."""
+        if self.phase in ("waiting_deal", "game_over"):
+            return sum(1 for columns, cards in
+                       ((columns_for(n), n) for n in self.expected_counts().values())
+                       if cards > columns * (columns + 1) // 2)
         return sum(1 for s in SEATS if self.table.sides[s].spit > 0)
+
+    def expected_counts(self) -> dict[Seat, int]:
+        """The cards each player should deal at the next deal (after the game's end, a
+        new game's)."""
+        if self.phase == "game_over":
+            return {s: self.rules.first_round_cards for s in SEATS}
+        return dict(self.counts)
 
     @property
     def expects_spit(self) -> bool:

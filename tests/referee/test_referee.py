@@ -170,6 +170,27 @@ def test_a_new_games_deal_long_after_a_round_that_left_a_player_almost_out_ends_
     assert isinstance(going_on[0].event, Deal) and going_on[0].event.round == 4
 
 
+def test_between_rounds_the_spit_feeds_the_piles_of_the_players_with_spit_cards_next_round(
+        ) -> None:
+    # dev game 2678, round 9: B had played the last round without spit cards and was
+    # dealt one; turned as the deal was seen, it left B's spit pile empty, and with one
+    # feeder (the last round's table) A's spit card went down alone and B's was taken
+    # for a card played from B's column 5
+    referee = Referee()
+    up = {s: tuple(c(x) for x in codes) for s, codes in
+          (("A", ["2C", "3D", "4H", "5S", "6C"]), ("B", ["9C", "10D", "JH", "QS", "KC"]))}
+    referee.table.deal({"A": 37, "B": 15}, up)  # the round played: B without spit cards
+    referee.round, referee.phase = 8, "playing"
+    assert referee.spit_feeders == 1
+    referee.phase = "waiting_deal"
+    referee.counts = {"A": 36, "B": 16}  # B deals five columns and one spit card
+    assert referee.spit_feeders == 2
+    referee.counts = {"A": 37, "B": 15}  # five columns and nothing over
+    assert referee.spit_feeders == 1
+    referee.phase = "game_over"  # a new game: both deal from 26
+    assert referee.spit_feeders == 2
+
+
 def test_stalls_are_called_at_the_move_that_made_the_game_stuck() -> None:
     events = read_events(GOLDEN)
     calls = replay(events, Referee())
