@@ -1230,6 +1230,25 @@ class Tracker:
         seen landing (``_unknown_hands``)?"""
         return self._fits_top(name, card) and self._liked_in_hand(card)
 
+    def _liked_of(self, zone: _Zone | None, cards: Sequence[Card]) -> Card | None:
+        """The one of ``cards`` the pile's last face-up look likes (``candidate_floor``)
+        ``candidate_margin`` times more than each of the others (one it did not list
+        counts as its least listed face), if any.  Two cards in hands that fit an unread
+        top: the reader's look tells which landed better than which left first (dev game
+        2678: A's 2C and B's KS laid on AS together, B's taken back; the pile liked as
+        2S 0.52 or 2C 0.48, KS not listed, KS was taken for the card that landed, being
+        lifted first, and 2C was lost with the pile's count one out)."""
+        if zone is None or not zone.looks or len(cards) < 2:
+            return None
+        liked = dict(zone.looks)
+        least = min(liked.values())
+        p = {card: liked.get(card, least) for card in cards}
+        best = max(cards, key=lambda card: p[card])
+        if p[best] >= self.candidate_floor and all(
+                p[best] >= self.candidate_margin * p[other] for other in cards if other != best):
+            return best
+        return None
+
     def _liked_in_hand(self, card: Card) -> bool:
         """Is ``card`` a face the reader liked (``candidate_floor``) for an unnamed card
         that left its column and has not been seen landing (``_unknown_hands``)?"""
@@ -2017,7 +2036,7 @@ class Tracker:
             fitting = [(hand.since, known) for known, hand in held.items()
                        if below is None or known.fits_on(below)]
             if fitting:
-                known = min(fitting)[1]
+                known = self._liked_of(zone, [c for _since, c in fitting]) or min(fitting)[1]
                 hand = self._in_hand[known]
                 others = frozenset(other for _since, other in fitting if other != known)
                 if others:

@@ -439,6 +439,30 @@ def test_an_unread_card_landing_on_the_pile_a_held_card_fits_is_reported_at_once
     assert plays[0].t - landed <= 3 / 30 + 1e-9  # as soon as a named card would be
 
 
+def test_of_two_held_cards_that_fit_the_one_the_pile_s_unread_look_likes_landed() -> None:
+    # dev game 2678: A's 2C and B's KS laid on AS together, B's taken back; the pile
+    # liked as 2S or 2C, KS not listed, KS was taken for the card that landed, being
+    # lifted first, and 2C was lost with the pile's count one out
+    base = dict(BASE, B2="7S")  # A2's 9D and B2's 7S both fit 8H
+    tracker = started(base)
+    out = run_steps(tracker, base, [
+        (1.0, 3, {"B2": "covered", "left": "covered"}),  # B's hand lifts 7S first
+        (1.1, 2, {"B2": "down", "left": "covered"}),
+        (1.17, 3, {"B2": "down", "A2": "covered", "left": "covered"}),
+        (1.27, 4, {"B2": "down", "A2": "down", "left": "covered"}),
+    ])
+    nines = (("9S", 0.5), ("9D", 0.45), ("8S", 0.03), ("10C", 0.01))
+    for i in range(12):
+        reading = frame(1.4 + i / 30, **dict(base, A2="down", B2="down"))
+        out += tracker.update(unread(reading, "left", *nines))
+    for i in range(12):  # 7S back in B2, unnamed
+        reading = unread(frame(1.8 + i / 30, **dict(base, A2="down", left="?")), "left", *nines)
+        out += tracker.update(unread(reading, "B2", ("7S", 0.6), ("7C", 0.38), ("6S", 0.01)))
+    assert [(e.player, e.card, e.pile) for e in out if isinstance(e, Play)] == [
+        ("A", c("9D"), "left")]
+    assert not [e for e in out if isinstance(e, Takeback)]
+
+
 def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -> None:
     # dev game 2035: B's 8C went onto 9C; the reader, which had named 9C surely, now
     # liked 9C best for the new card without naming it, and the play was never reported
