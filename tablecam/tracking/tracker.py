@@ -213,6 +213,8 @@ class _Round:
     played_from: dict[Card, tuple[Seat, int]] = field(default_factory=dict)
     #: cards the reader itself named on a pile when they landed (a spit card or a play)
     named_on_pile: set[Card] = field(default_factory=set)
+    #: per pile, a column's card its top was misread as, and that top (``_pile_arrival``)
+    misread_tops: dict[Pile, tuple[Card, Card]] = field(default_factory=dict)
     #: ... of them, those named where no hand had been over the pile since its top before
     named_untouched: set[Card] = field(default_factory=set)
     #: columns whose accepted top was played while the zone still showed it (the reader
@@ -1916,6 +1918,23 @@ class Tracker:
                 # 2056: B's AD, laid on KS, read as A's KD, and KD, never played, was
                 # reported as a play after AD).
                 return self._pile_arrival(t, pile, None, hidden)
+            if (where == "column" and not self.spit_expected and top is not None
+                    and not card.fits_on(top)
+                    and (self._named_in_its_column(card)
+                         or (self._r.misread_tops.get(pile) == (card, top)
+                             and self._zones[str(owner) + str(place)].accepted == ("face_up", card)))):
+                # ... and with no card in a hand that fits there, a card its column names
+                # in plain view in this very frame, named on a pile whose top it does not
+                # fit, is the pile's top misread: nothing landed (dev game 2678: the
+                # right pile's 7H, read 10H at 0.95 as A's arm left it, while A3 showed
+                # 10H; 10H was reported played from A3, the referee held A's tableau
+                # empty, and the moment a hand next covered A3 the game was called won by
+                # A, with B still to turn nine spit cards).
+                if zone is not None:
+                    zone.accepted = ("face_up", top)
+                # (read so again while a hand covers the column, it is the same misread)
+                self._r.misread_tops[pile] = (card, top)
+                return []
             twin = (self._same_rank_in_hand(pile, card)
                     if where == "column" and not self.spit_expected else None)
             if twin is not None and twin.suit.is_red == card.suit.is_red:

@@ -463,6 +463,21 @@ def test_of_two_held_cards_that_fit_the_one_the_pile_s_unread_look_likes_landed(
     assert not [e for e in out if isinstance(e, Takeback)]
 
 
+def test_a_pile_top_read_as_a_column_card_in_plain_view_that_does_not_fit_is_a_misread() -> None:
+    # dev game 2678: the right pile's 7H, read 10H at 0.95 as A's arm left it, while A3
+    # showed 10H; 10H was reported played from A3, the referee held A's tableau empty,
+    # and the moment a hand next covered A3 the game was called won by A
+    tracker = started()
+    out = run_steps(tracker, BASE, [
+        (1.0, 3, {"right": "covered"}),  # an arm passes over the right pile (2S)
+        (1.1, 6, {"right": "7C"}),  # read as A1's 7C, in plain view, which does not fit
+        (1.3, 6, {"right": "7C", "A1": "covered"}),  # and still, with a hand over A1
+        (1.5, 6, {"right": "7C"}),
+        (1.7, 6, {}),
+    ])
+    assert not [e for e in out if isinstance(e, (Play, Takeback))]
+
+
 def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -> None:
     # dev game 2035: B's 8C went onto 9C; the reader, which had named 9C surely, now
     # liked 9C best for the new card without naming it, and the play was never reported
