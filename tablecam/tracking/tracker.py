@@ -1929,7 +1929,7 @@ class Tracker:
                 # right pile's 7H, read 10H at 0.95 as A's arm left it, while A3 showed
                 # 10H; 10H was reported played from A3, the referee held A's tableau
                 # empty, and the moment a hand next covered A3 the game was called won by
-                # A, with B still to turn nine spit cards).
+                # A, with B still to turn five spit cards).
                 if zone is not None:
                     zone.accepted = ("face_up", top)
                 # (read so again while a hand covers the column, it is the same misread)
