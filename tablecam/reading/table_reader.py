@@ -1784,19 +1784,24 @@ def _keep_seen_spit(old: TableGeometry | None, new: TableGeometry) -> TableGeome
 
 
 def _skips_a_column(old: TableGeometry, new: TableGeometry) -> bool:
-    """Does a later round's layout put some of a player's columns where the zones in use
-    have the same columns, and others where they have the next column over (or the spit
-    pile), with its columns less evenly spaced than theirs?  A row found without one of
-    its dealt cards (a court card the quick finder missed), and with the face-down spit
-    pile, read as a face, at its end, still fits a dealt layout at a sloppy deal's
-    misfit, its columns from the gap on one over (dev game 2678, round 6: A's zones a
-    column off for the rest of the game).  A row that moved as a whole lies on the zones
-    in use one way or on none of them; and zones in use that were taken so, less evenly
-    spaced, give way to a deal that lies evenly.
+    """Does a later round's layout lie a column off the zones in use for one player: some
+    of the player's columns where the zones in use have the same columns and others where
+    they have the next column over (or the spit pile), its columns less evenly spaced than
+    theirs; or a column where they have the spit pile, with no spit pile seen beyond it?
+
+    A row found without one of its dealt cards (a court card the quick finder missed), and
+    with the face-down spit pile, read as a face, at its end, still fits a dealt layout at
+    a sloppy deal's misfit: from the gap on, its columns are one over (dev game 2678, round
+    6: A's zones a column off for nine rounds); with the card missing at the row's other
+    end, every column is one over, evenly spaced (2678, round 10: B's).  A row that moved
+    as a whole lies on the zones in use one way, with its spit pile beyond it, or on none
+    of them; and zones in use that were taken with a gap, less evenly spaced, give way to
+    a deal that lies evenly.
     """
     for side in "AB":
+        spit = f"spit{side}"
         place = {zone: k for k in range(1, 6) if (zone := f"{side}{k}") in old.zones}
-        place[f"spit{side}"] = 6  # beyond the fifth column, as the layout puts it
+        place[spit] = 6  # beyond the fifth column, as the layout puts it
         offsets = set()
         for k in range(1, 6):
             zone = f"{side}{k}"
@@ -1805,6 +1810,8 @@ def _skips_a_column(old: TableGeometry, new: TableGeometry) -> bool:
             under = old.zone_at(new.zones[zone].mean(axis=0))
             if under is not None and under in place:
                 offsets.add(place[under] - k)
+                if under == spit and spit not in new.spit_seen:
+                    return True
         if len(offsets) > 1 and _uneven(new, side) > _uneven(old, side):
             return True
     return False

@@ -354,17 +354,19 @@ def test_a_later_deal_that_does_not_fit_leaves_the_zones_in_use() -> None:
     assert reading.geometry is first
 
 
-def _a2_unfound_and_a_face_on_spit_a(scene: Any, seed: int) -> np.ndarray:
-    """``scene`` with A2's card gone and a face lying on A's spit pile."""
+def _unfound_and_a_face_on_spit(scene: Any, seed: int, column: str = "A2",
+                                spit: str = "spitA") -> np.ndarray:
+    """``scene`` with ``column``'s card gone and a face lying on the spit pile ``spit``."""
     image = scene.image.copy()
     cloth = background((1280, 720), (40, 90, 40), seed)
-    for zone in ("A2", "spitA"):
+    for zone in (column, spit):
         corners, _ = scene.truth[zone]
         x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 6
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 6
         image[y0:y1, x0:x1] = cloth[y0:y1, x0:x1]
-    spit = scene.truth["spitA"][0].mean(axis=0)
-    paste(image, plain_face(FULL_DECK[30]), (float(spit[0]), float(spit[1])), 0.0, 63 * 1.2)
+    centre = scene.truth[spit][0].mean(axis=0)
+    paste(image, plain_face(FULL_DECK[30]), (float(centre[0]), float(centre[1])),
+          180.0 if spit == "spitB" else 0.0, 63 * 1.2)
     return image
 
 
@@ -377,7 +379,7 @@ def test_a_later_deal_missing_a_card_with_a_face_at_the_spit_pile_leaves_the_zon
     reader = TableReader(TemplateReader())
     first = reader.read(_frame(0.0, scene.image)).geometry
     assert first is not None
-    image = _a2_unfound_and_a_face_on_spit_a(scene, 5)
+    image = _unfound_and_a_face_on_spit(scene, 5)
     reader.relocate()
     for k in range(12):
         reading = reader.read(_frame(1.0 + k / 30, image))
@@ -385,11 +387,27 @@ def test_a_later_deal_missing_a_card_with_a_face_at_the_spit_pile_leaves_the_zon
     assert reading.zones["A3"].card == UP[2]
 
 
+def test_a_later_deal_missing_a_row_s_end_card_with_a_face_at_the_spit_pile_leaves_the_zones(
+        ) -> None:
+    # dev game 2678, round 10: B1's card unfound and B's spit pile read as a face; the
+    # row lay evenly, every one of B's zones a column over (B5's on the spit pile)
+    scene = spit_deal_scene(UP, seed=5)
+    reader = TableReader(TemplateReader())
+    first = reader.read(_frame(0.0, scene.image)).geometry
+    assert first is not None
+    image = _unfound_and_a_face_on_spit(scene, 5, "B1", "spitB")
+    reader.relocate()
+    for k in range(12):
+        reading = reader.read(_frame(1.0 + k / 30, image))
+    assert reading.geometry is first
+    assert reading.zones["B2"].card == UP[6]
+
+
 def test_zones_taken_a_column_off_give_way_to_an_evenly_dealt_later_round() -> None:
     # the same missing card and face at the spit pile at the first deal, where no zones
     # are in use: that layout is taken; the next round's deal, whole, lies evenly
     scene = spit_deal_scene(UP, seed=5)
-    image = _a2_unfound_and_a_face_on_spit_a(scene, 5)
+    image = _unfound_and_a_face_on_spit(scene, 5)
     reader = TableReader(TemplateReader())
     first = reader.read(_frame(0.0, image)).geometry
     assert first is not None
