@@ -1122,8 +1122,19 @@ class Tracker:
         """Is the card we believe tops zone ``name`` the face the reader likes best there
         now (it did not name it, but would pick no other)?"""
         top = self._believed_top(name, zone)
-        return (top is not None and zone.liked == top and zone.liked_p >= self.liked_floor
-                and zone.last_agree >= self._last_t and not self._doubt_fits(name, zone, top))
+        if not (top is not None and zone.liked == top and zone.liked_p >= self.liked_floor
+                and zone.last_agree >= self._last_t and not self._doubt_fits(name, zone, top)):
+            return False
+        if name in PILES and zone.rank_looks and self._guessed_spit(top):
+            # A spit card liked but never named is judged by the ranks the reader gives it
+            # (``sure_ranks``), unless they come to its rank alone: it may be any card not
+            # seen yet (a played card is one a column showed), so a face liked at little
+            # more than half names no rank (dev game 2678: the spit card 2S, liked as 5S
+            # 0.57, 6S 0.12 or 3S 0.10, ranks 5 0.65, 6 0.13 or 3 0.12, was taken for 5S,
+            # and "Spit!" was called while AS and AC could go on it).
+            ranks, total = self._look_ranks(zone)
+            return total >= self.rank_floor and ranks == {top.rank}
+        return True
 
     def _doubt_fits(self, name: str, zone: _Zone, top: Card) -> bool:
         """Does the reader give column ``name``'s card, which we believe is ``top``,

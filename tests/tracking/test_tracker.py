@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tablecam.app import referee_readings
-from tablecam.cards import Card
+from tablecam.cards import Card, Rank
 from tablecam.events import (
     AnyEvent,
     Button,
@@ -476,6 +476,29 @@ def test_a_pile_top_read_as_a_column_card_in_plain_view_that_does_not_fit_is_a_m
         (1.7, 6, {}),
     ])
     assert not [e for e in out if isinstance(e, (Play, Takeback))]
+
+
+def test_a_spit_card_liked_but_not_named_bears_a_stall_only_when_its_rank_is_sure() -> None:
+    # dev game 2678: the spit card 2S, liked as 5S 0.57, 6S 0.12 or 3S 0.10 (ranks 5
+    # 0.65, 6 0.13, 3 0.12), was taken for 5S and "Spit!" was called while AS and AC
+    # could go on it: such a top is judged by its ranks, as one the reader did not name
+    def turned(ranks: tuple[tuple[Rank, float], ...]) -> tuple[list[Tracked], Tracker]:
+        tracker = started()
+        tracker.spit_expected = True  # "Spit!" was called: both turn a spit card
+        out = run_steps(tracker, BASE, [(1.0, 4, {"left": "covered", "right": "covered"})])
+        liked = tuple((c(k), p) for k, p in (("5S", 0.57), ("6S", 0.12), ("3S", 0.10), ("5C", 0.07)))
+        for i in range(8):
+            reading = frame(1.2 + i / 30, **dict(BASE, left="9C"))
+            zones = dict(reading.zones)
+            zones["right"] = SyntheticZone("face_up", None, 0.57, liked, False, ranks)
+            out += tracker.update(SyntheticReading(reading.t, zones, ("right",)))
+        return out, tracker
+
+    out, tracker = turned(((Rank.FIVE, 0.65), (Rank.SIX, 0.13), (Rank.THREE, 0.12)))
+    assert [dict(e.cards) for e in out if isinstance(e, Spit)] == [{"left": c("9C"), "right": c("5S")}]
+    assert "right" in tracker.unnamed_tops()
+    _, tracker = turned(((Rank.FIVE, 0.97), (Rank.SIX, 0.02), (Rank.THREE, 0.01)))
+    assert "right" not in tracker.unnamed_tops()
 
 
 def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -> None:
