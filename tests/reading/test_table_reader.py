@@ -370,37 +370,27 @@ def _unfound_and_a_face_on_spit(scene: Any, seed: int, column: str = "A2",
     return image
 
 
+@pytest.mark.parametrize(("column", "spit", "shown", "card"), [
+    # dev game 2678, round 6: A2's court card unfound and A's spit pile read as a face; the
+    # row A1, A3, A4, A5, spit still fitted a sloppy deal's layout, with A's zones from A2
+    # on a column over (A2's on A3's card, A5's on the spit pile)
+    ("A2", "spitA", "A3", UP[2]),
+    # round 10: B1's card unfound and B's spit pile read as a face; the row lay evenly,
+    # every one of B's zones a column over (B5's on the spit pile)
+    ("B1", "spitB", "B2", UP[6]),
+])
 def test_a_later_deal_missing_a_card_with_a_face_at_the_spit_pile_leaves_the_zones_in_use(
-        ) -> None:
-    # dev game 2678, round 6: A2's court card unfound and A's spit pile read as a face;
-    # the row A1, A3, A4, A5, spit still fitted a sloppy deal's layout, with A's zones
-    # from A2 on a column over (A2's on A3's card, A5's on the spit pile)
+        column: str, spit: str, shown: str, card: Card) -> None:
     scene = spit_deal_scene(UP, seed=5)
     reader = TableReader(TemplateReader())
     first = reader.read(_frame(0.0, scene.image)).geometry
     assert first is not None
-    image = _unfound_and_a_face_on_spit(scene, 5)
+    image = _unfound_and_a_face_on_spit(scene, 5, column, spit)
     reader.relocate()
     for k in range(12):
         reading = reader.read(_frame(1.0 + k / 30, image))
     assert reading.geometry is first
-    assert reading.zones["A3"].card == UP[2]
-
-
-def test_a_later_deal_missing_a_row_s_end_card_with_a_face_at_the_spit_pile_leaves_the_zones(
-        ) -> None:
-    # dev game 2678, round 10: B1's card unfound and B's spit pile read as a face; the
-    # row lay evenly, every one of B's zones a column over (B5's on the spit pile)
-    scene = spit_deal_scene(UP, seed=5)
-    reader = TableReader(TemplateReader())
-    first = reader.read(_frame(0.0, scene.image)).geometry
-    assert first is not None
-    image = _unfound_and_a_face_on_spit(scene, 5, "B1", "spitB")
-    reader.relocate()
-    for k in range(12):
-        reading = reader.read(_frame(1.0 + k / 30, image))
-    assert reading.geometry is first
-    assert reading.zones["B2"].card == UP[6]
+    assert reading.zones[shown].card == card
 
 
 def test_zones_taken_a_column_off_give_way_to_an_evenly_dealt_later_round() -> None:
