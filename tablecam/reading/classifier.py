@@ -27,7 +27,13 @@ every suit from thirteen ranks, which matters with the few decks we can train on
    against a second calibrated threshold (``tta_threshold``).  One misplaced look no
    longer decides, so many more faces are named at the same rate of wrong reads, and
    only the doubtful cards pay for the extra looks.
-5. A face still unknown goes to a second model where the first one's metadata names
+5. A face still unknown whose rank is sure is looked at a third time, at its other two
+   corners (``side_pairs``): some decks print the suit sign beside the rank, at the top
+   right, rather than under it (GNOME's tango_nuevo), so the index corners show the rank
+   alone.  Mirrored, that sign stands where an index's sign does.  Its suit counts only
+   when the network is sure of it and it is one of the two suits the index corners
+   liked best (``look_aside``).
+6. A face still unknown goes to a second model where the first one's metadata names
    one (``second_opinion``, a file beside it, with its own calibrated
    ``second_threshold``): a model that reads the whole card too.  Its answer counts
    only when it is sure and it is one of the first model's two likeliest faces, so it
@@ -59,6 +65,13 @@ TRAIN_COMMAND: Final = "nice -n 10 .venv/bin/python scripts/train_card_reader.py
 DEFAULT_THRESHOLD: Final = 0.9
 #: the second looks at a doubtful card: (zoom, dx, dy) of the view about its centre
 TTA_LOOKS: Final = ((0.94, 0, 0), (1.06, 0, 0), (1.0, 3, 3), (1.0, -3, -3))
+
+
+#: the side look (``CardClassifier.look_aside``): the suit it reads must be at least this
+#: likely (``benchmarks/side_look.py`` measures the choice on the training decks' views)
+SIDE_SUIT: Final = 0.95
+#: and one of the index corners' this many likeliest suits
+SIDE_SUITS_LIKED: Final = 2
 
 
 #: The trained model and its 8-bit copy (``scripts/quantize_card_reader.py``), which
@@ -194,6 +207,16 @@ def preprocess(cards: Sequence[npt.NDArray[np.uint8]], width: int, height: int,
     return normalise(corner_pairs(np.stack([card_view(c) for c in cards]), width, height))
 
 
+def side_pairs(views: npt.NDArray[np.uint8], width: int, height: int) -> npt.NDArray[np.uint8]:
+    """The other two corners of N card views (N x CARD_H x CARD_W x 3) as corner pairs:
+    the top-right corner mirrored left to right, and the bottom-left corner mirrored top
+    to bottom (the top-right corner of the card turned round).  A card upside down swaps
+    them, as it swaps the index corners."""
+    top_right = views[:, :height, CARD_W - width:][:, :, ::-1]
+    bottom_left = views[:, CARD_H - height:, :width][:, ::-1]
+    return np.concatenate([top_right, bottom_left], axis=2)
+
+
 def tta_views(view: npt.NDArray[np.uint8]) -> list[npt.NDArray[np.uint8]]:
     """The extra looks at one 100x140 card view (``TTA_LOOKS``), not the view itself."""
     out = []
@@ -263,9 +286,13 @@ def judge(p_rank: npt.NDArray[np.float32], p_suit: npt.NDArray[np.float32],
 class CardClassifier:
     """The ONNX card reader; ``read`` takes a batch of ``warp_card`` outputs."""
 
-    def __init__(self, model_path: Path | None = None, *, second_opinion: bool = True) -> None:
+    def __init__(self, model_path: Path | None = None, *, second_opinion: bool = True,
+                 side_look: bool = True) -> None:
         import onnxruntime as ort
 
+        #: whether a face sure of its rank but not of its suit gets the side look
+        #: (``look_aside``)
+        self.side_look = side_look
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
         if not self.model_path.is_file():
             raise ModelError(
@@ -386,9 +413,48 @@ class CardClassifier:
                       average_looks(p_kind[doubtful], e_kind), self.tta_threshold)
         for i, read in zip(doubtful, again, strict=True):
             reads[i] = read
+        if self.side_look:
+            self.look_aside(cards, reads, doubtful, average_looks(p_rank[doubtful], e_rank),
+                            average_looks(p_suit[doubtful], e_suit),
+                            average_looks(p_kind[doubtful], e_kind))
         if self.second is not None:
             self.ask_second(cards, reads)
         return reads
+
+    def look_aside(self, cards: Sequence[npt.NDArray[np.uint8]], reads: list[CardRead],
+                   doubtful: list[int], p_rank: npt.NDArray[np.float32],
+                   p_suit: npt.NDArray[np.float32], p_kind: npt.NDArray[np.float32]) -> None:
+        """Name the faces of ``reads`` that the index corners leave unknown (``doubtful``:
+        their indices, with the heads' probabilities over all looks) by the suit their
+        other two corners show (``side_pairs``), in place.
+
+        A face is named when that suit is at least ``SIDE_SUIT`` likely and one of the
+        index corners' ``SIDE_SUITS_LIKED`` likeliest, the side look too takes the view
+        for a face, and the face, the index corners' rank and that suit together clear
+        the second looks' threshold.  On a deck with the suit under the rank the other
+        corners show paper or picture, and the side look is rarely sure of a suit there;
+        when it is, it must agree with what the index showed."""
+        assert self.tta_threshold is not None
+        todo = [j for j, i in enumerate(doubtful)
+                if reads[i].kind == "face" and reads[i].card is None
+                and float(p_kind[j, 0] * p_rank[j].max()) >= self.tta_threshold]
+        if not todo:
+            return
+        views = np.stack([card_view(cards[doubtful[j]]) for j in todo])
+        corners = normalise(side_pairs(views, self.input_width, self.input_height))
+        body = None
+        if self.body is not None:
+            body = normalise_body(body_views(views, self.body[1], self.body[2]))
+        _, s_suit, s_kind = self.run(corners, body)
+        liked = np.argsort(-p_suit, axis=1)[:, :SIDE_SUITS_LIKED]
+        for k, j in enumerate(todo):
+            suit = int(s_suit[k].argmax())
+            if (s_suit[k, suit] < SIDE_SUIT or suit not in liked[j].tolist()
+                    or int(s_kind[k].argmax()) != 0):
+                continue
+            read = judge(p_rank[j:j + 1], s_suit[k:k + 1], p_kind[j:j + 1], self.tta_threshold)[0]
+            if read.card is not None:
+                reads[doubtful[j]] = read
 
     def ask_second(self, cards: Sequence[npt.NDArray[np.uint8]], reads: list[CardRead]) -> None:
         """Name the faces of ``reads`` (this model's readings of ``cards``) still unknown

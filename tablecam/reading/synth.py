@@ -238,10 +238,15 @@ class SceneCards:
     others: Sequence[Image]  # BGRA faces of any decks, for neighbouring cards
 
 
+#: the card heights a view is made at, in camera pixels (drawn log-uniformly)
+HEIGHTS: Final = (70.0, 200.0)
+
+
 def _scene(rng: Rng, target: Image, pool: SceneCards, occlude: bool, strength: float = 1.0,
+           heights: tuple[float, float] = HEIGHTS,
            ) -> tuple[Image, npt.NDArray[np.float32], float]:
     """A table scene with ``target`` in the middle; returns it, the corners, card height."""
-    card_h = float(math.exp(rng.uniform(math.log(70), math.log(200))))
+    card_h = float(math.exp(rng.uniform(math.log(heights[0]), math.log(heights[1]))))
     size = int(card_h * 1.9)
     canvas = table_texture(rng, size)
     centre = (size / 2 + rng.normal(0, 2), size / 2 + rng.normal(0, 2))
@@ -285,9 +290,11 @@ def _finish(rng: Rng, canvas: Image, corners: npt.NDArray[np.float32], card_h: f
     return warp_card(canvas, quad)
 
 
-def face_sample(rng: Rng, pool: SceneCards, index: int, strength: float = 1.0) -> Sample:
-    """A face-up card (``index`` = Card.index) seen by the camera and the finder."""
-    canvas, corners, card_h = _scene(rng, pool.faces[index], pool, True, strength)
+def face_sample(rng: Rng, pool: SceneCards, index: int, strength: float = 1.0,
+                heights: tuple[float, float] = HEIGHTS) -> Sample:
+    """A face-up card (``index`` = Card.index) seen by the camera and the finder, at a
+    card height drawn from ``heights``."""
+    canvas, corners, card_h = _scene(rng, pool.faces[index], pool, True, strength, heights)
     image = _finish(rng, canvas, corners, card_h, strength)
     return Sample(image, KIND_FACE, index % 13, index // 13)
 

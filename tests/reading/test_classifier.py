@@ -14,11 +14,14 @@ from tablecam.reading.classifier import (
     CardClassifier,
     corner_pair,
     default_model_path,
+    judge,
     postprocess,
     preprocess,
+    side_pairs,
     tta_views,
 )
 from tablecam.reading.synth import clean_view
+from tablecam.render.decks import DeckFaces
 
 MODEL = default_model_path()
 needs_model = pytest.mark.skipif(not MODEL.exists(), reason=f"{MODEL} is not trained yet")
@@ -210,6 +213,66 @@ def test_a_doubtful_face_gets_second_looks_only_when_calibrated_for_them(
     assert again[0].card == FULL_DECK[10]
     assert again[0].candidates[0][0] == again[0].card
     assert again[1].card is None and again[1].kind == "back"  # a back gets no second look
+
+
+def test_the_side_look_shows_the_top_right_corner_mirrored_as_an_index_corner() -> None:
+    view = np.full((140, 100, 3), 255, dtype=np.uint8)
+    view[5:15, 80:90] = 0  # a sign at the top right, 10 px in from the right edge
+    pair = side_pairs(view[None], 40, 60)[0]
+    assert pair.shape == (60, 80, 3)
+    assert (pair[5:15, 10:20] == 0).all() and int((pair[:, :40] == 0).sum()) == 300
+    assert (pair[:, 40:] == 255).all()
+    # turned upside down, the sign is at the bottom left, and shows in the other half
+    turned = side_pairs(np.ascontiguousarray(view[::-1, ::-1])[None], 40, 60)[0]
+    assert (turned[5:15, 50:60] == 0).all() and (turned[:, :40] == 255).all()
+
+
+@pytest.fixture(scope="module")
+def tango_nuevo() -> DeckFaces:
+    """gnome-tango_nuevo, a training deck that prints the suit sign beside the rank, at
+    the top right, so its index corners show the rank alone."""
+    from tablecam.render.decks import find_deck, load_deck
+
+    try:
+        return load_deck(find_deck("gnome-tango_nuevo"))
+    except DeckArtError as exc:  # pragma: no cover - only without the Debian card art
+        pytest.skip(f"deck art unavailable: {exc}")
+
+
+@needs_model
+def test_a_deck_with_the_suit_beside_the_rank_is_read_by_its_side_corners(
+        tango_nuevo: DeckFaces) -> None:
+    from tablecam.reading import synth
+
+    faces = [tango_nuevo.face(card, 280) for card in FULL_DECK]
+    pool = synth.SceneCards(faces, [tango_nuevo.back(280)], faces)
+    rng = np.random.default_rng(7)
+    # two views of each card as a camera a metre up sees it: 35-57 px wide
+    views = [synth.face_sample(rng, pool, i, 0.6, (50.0, 80.0)).image
+             for i in range(52) for _ in range(2)]
+    truth = [card for card in FULL_DECK for _ in range(2)]
+    tallies = []
+    for side in (False, True):
+        reads = CardClassifier(second_opinion=False, side_look=side).read(views)
+        tallies.append((sum(r.card == t for r, t in zip(reads, truth, strict=True)),
+                        sum(r.card not in (None, t) for r, t in zip(reads, truth, strict=True))))
+    (before, wrong_before), (after, wrong_after) = tallies
+    assert after >= before + 12 and wrong_after == wrong_before == 0
+
+
+@needs_model
+def test_the_side_look_names_only_a_suit_the_index_corners_liked(
+        reader: CardClassifier, tango_nuevo: DeckFaces) -> None:
+    king = clean_view(tango_nuevo.face(Card.parse("KC"), 140))
+    rank = np.eye(13, dtype=np.float32)[12:13]  # sure it is a king
+    face = np.array([[1.0, 0.0, 0.0]], np.float32)
+    for suits, named in (([0.55, 0.0, 0.0, 0.45], "KC"), ([0.45, 0.0, 0.0, 0.55], "KC"),
+                         ([0.1, 0.5, 0.4, 0.0], None)):  # clubs not among the two liked
+        p_suit = np.array([suits], np.float32)
+        reads = judge(rank, p_suit, face, 1.01)
+        assert reads[0].card is None
+        reader.look_aside([king], reads, [0], rank, p_suit, face)
+        assert (reads[0].card.code if reads[0].card else None) == named
 
 
 class _Sure:
