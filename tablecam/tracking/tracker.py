@@ -1930,6 +1930,16 @@ class Tracker:
                 # reported as a play after AD).
                 return self._pile_arrival(t, pile, None, hidden)
             if (where == "column" and not self.spit_expected and top is not None
+                    and not card.fits_on(top) and zone is not None and not zone.untouched
+                    and not self._named_in_its_column(card) and self._shown_in_its_column(card)):
+                # A card its column shows in plain view (accepted there, not named in this
+                # frame), named on a pile whose top it does not fit once a hand has been
+                # over the pile: a card laid there unread, misread as that one (dev game
+                # 2418: B's 3H, laid on the spit card 4H, read AH at 0.97 while A2 showed
+                # its AH unnamed; AH was reported played from A2, A's tableau held empty,
+                # and the game called won by A with B's 3H never counted).
+                return self._pile_arrival(t, pile, None, hidden)
+            if (where == "column" and not self.spit_expected and top is not None
                     and not card.fits_on(top)
                     and (self._named_in_its_column(card)
                          or (self._r.misread_tops.get(pile) == (card, top)
@@ -2207,6 +2217,14 @@ class Tracker:
         zone = self._zones.get(name) if name is not None else None
         return (zone is not None and name in COLUMN_ZONES and zone.accepted == ("face_up", card)
                 and self._in_plain_view(name) and zone.named_at >= self._last_t)
+
+    def _shown_in_its_column(self, card: Card) -> bool:
+        """Does the column we believe ``card`` tops show it in plain view in this frame,
+        named there or not (``_in_plain_view``)?"""
+        name = self._located().get(card)
+        zone = self._zones.get(name) if name is not None else None
+        return (zone is not None and name in COLUMN_ZONES and zone.accepted == ("face_up", card)
+                and self._in_plain_view(name))
 
     def _named_elsewhere(self, card: Card, source: str) -> bool:
         """Does the reader name ``card`` itself, in this frame and the frames just before,

@@ -501,6 +501,20 @@ def test_a_spit_card_liked_but_not_named_bears_a_stall_only_when_its_rank_is_sur
     assert "right" not in tracker.unnamed_tops()
 
 
+def test_a_card_laid_unread_and_read_as_a_column_card_shown_unnamed_is_not_that_card() -> None:
+    # dev game 2418, cards 36 pixels wide: B's 3H, laid on the spit card 4H, was read AH
+    # at 0.97 while A2 showed its AH, unnamed; AH was reported played from A2 (an
+    # illegal play), A's tableau was held empty and the game called won by A
+    tracker = started()
+    out = run_steps(tracker, BASE, [
+        (1.0, 6, {"A2": "?"}),  # A2's 9D, in plain view, no longer named
+        (1.2, 3, {"A2": "?", "right": "covered"}),  # a hand over the right pile (2S)
+        (1.3, 6, {"A2": "?", "right": "9D"}),  # a card there, read as A2's 9D: no fit
+        (1.5, 6, {"A2": "?", "right": "9D"}),
+    ])
+    assert not [e for e in out if isinstance(e, Play) and e.card == c("9D")]
+
+
 def test_a_held_card_landing_unread_and_liked_as_the_old_top_is_still_played() -> None:
     # dev game 2035: B's 8C went onto 9C; the reader, which had named 9C surely, now
     # liked 9C best for the new card without naming it, and the play was never reported
