@@ -32,7 +32,8 @@ every suit from thirteen ranks, which matters with the few decks we can train on
    right, rather than under it (GNOME's tango_nuevo), so the index corners show the rank
    alone.  Mirrored, that sign stands where an index's sign does.  Its suit counts only
    when the network is sure of it and it is one of the two suits the index corners
-   liked best (``look_aside``).
+   liked best (``look_aside``).  The live table reader reads so; photos do not, since
+   in a fan another card's index may lie at those corners.
 6. A face still unknown goes to a second model where the first one's metadata names
    one (``second_opinion``, a file beside it, with its own calibrated
    ``second_threshold``): a model that reads the whole card too.  Its answer counts
@@ -287,11 +288,11 @@ class CardClassifier:
     """The ONNX card reader; ``read`` takes a batch of ``warp_card`` outputs."""
 
     def __init__(self, model_path: Path | None = None, *, second_opinion: bool = True,
-                 side_look: bool = True) -> None:
+                 side_look: bool = False) -> None:
         import onnxruntime as ort
 
         #: whether a face sure of its rank but not of its suit gets the side look
-        #: (``look_aside``)
+        #: (``look_aside``; the live table reader turns it on: ``table_reader.with_side_look``)
         self.side_look = side_look
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
         if not self.model_path.is_file():

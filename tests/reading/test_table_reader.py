@@ -1820,3 +1820,17 @@ def test_a_deal_seen_against_the_plate_stands_only_where_the_search_saw_none_lik
     if not search_kept:
         assert np.allclose(reader.geometry.zones["A1"].mean(axis=0)
                            - held.zones["A1"].mean(axis=0), (plate_shift, 0), atol=2)
+
+
+def test_the_live_reader_reads_with_the_side_look_and_photos_without() -> None:
+    """The live table reads a face sure of its rank but not its suit again at its other
+    two corners (gnome-tango_nuevo prints the suit beside the rank); ``recognize``'s
+    classifier, and the caller's own, stay without it."""
+    from tablecam.reading.classifier import CardClassifier
+
+    classifier = CardClassifier()
+    assert classifier.side_look is False
+    reader = TableReader(classifier)
+    assert reader.classifier.side_look is True  # type: ignore[attr-defined]
+    assert reader.classifier.second is None  # type: ignore[attr-defined]
+    assert classifier.side_look is False and classifier.second is not None
