@@ -767,6 +767,22 @@ def test_a_held_card_that_fits_one_pile_is_played_there_when_the_slap_settles() 
     assert tracker.settle_held(1.4) == []
 
 
+def test_a_named_card_lost_in_its_hand_and_settled_on_its_one_pile_bears_a_stall() -> None:
+    # dev game 2378: B's 5C, named in B5, laid on 4H and read there only as 7H 0.59, was
+    # settled onto the left pile by the rules; the pile counted as unread, and "Spit!"
+    # waited 1.4 s for the players' press
+    tracker = started()
+    # A2's 9D, which fits the left pile's 8H alone, lifted; a hand stays over that pile
+    out = run(tracker, [(1.0 + i / 30, dict(BASE, A2="covered", left="covered")) for i in range(3)])
+    out += run(tracker, [(1.1 + i / 30, dict(BASE, A2="down", left="covered")) for i in range(30)])
+    assert [(e.card, e.pile) for e in out if isinstance(e, Play)] == [(c("9D"), "left")]
+    # traced there as if seen landing: the pile's top bears a "Spit!" while the reader
+    # names no other face on it (``unnamed_tops``, ``traced_doubt``)
+    assert tracker._r.traced.get(c("9D")) == "left"
+    run(tracker, [(2.2 + i / 30, dict(BASE, A2="down", left="?")) for i in range(6)])
+    assert "left" not in tracker.unnamed_tops()
+
+
 @pytest.mark.parametrize(("left", "lands"), [("9C", "right"), ("8D", "left")])
 def test_a_held_card_fitting_no_known_top_is_played_on_the_unread_pile_when_the_slap_settles(
         left: str, lands: str) -> None:
