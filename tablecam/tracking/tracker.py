@@ -2539,7 +2539,7 @@ class Tracker:
             if pile is not None and self._zones.get(pile, _Zone()).covered:
                 quick = self.covered_settle_s  # a hand is over that pile now: laying it there
             if t - hand.since >= quick and self._fits_one_pile_only(hand, card):
-                out += self._settle_lost(t, card)
+                out += self._settle_lost(t, card, trace=True)
                 continue
             if t - hand.since < self.hand_timeout or self._busy:
                 continue
@@ -2567,11 +2567,18 @@ class Tracker:
             return False
         return sum(1 for top in tops if top is not None and card.fits_on(top)) == 1
 
-    def _settle_lost(self, t: float, card: Card) -> list[Tracked]:
+    def _settle_lost(self, t: float, card: Card, trace: bool = False) -> list[Tracked]:
         """A card left its column and was never seen landing: the rules may say where it went.
 
         If it fits on exactly one pile's top, it was played there (a hand, a slap or the
         end of the round hid it); otherwise where it went is not known, and that is said.
+        With ``trace`` (it can go nowhere else and was settled within ``quick_settle_s``),
+        the one card in a hand, named in its column, is traced to that pile like one seen
+        landing (``_sole_hand``; dev game 2378: B's 5C, named in B5, laid on 4H and read
+        there only as 7H 0.59 or 7D 0.13, was settled onto the left pile 0.7 s after it
+        left, and "Spit!" waited 1.4 s for the players' press).  A card lost for longer may
+        never have left (dev game 2678: A2's KC read as a back after a hand went by was
+        settled onto the right pile 5 s later), and is not.
         """
         hand = self._in_hand[card]
         if self._column_value(hand.seat, hand.column) == ("face_up", card):
@@ -2579,10 +2586,8 @@ class Tracker:
             return []
         pile = self._fitting_pile(card)
         if pile is not None:
-            # (still in its hand as ``_play`` judges it: the one card in a hand, named in
-            # its column, is traced to that pile like one seen landing; dev game 2378: B's
-            # 5C, named in B5, laid on 4H and read there only as 7H 0.59 or 7D 0.13, was
-            # settled onto the left pile, and "Spit!" waited 1.4 s for the players' press)
+            if not trace:
+                del self._in_hand[card]
             return self._play(t, hand.seat, hand.column, card, pile)
         del self._in_hand[card]
         if self._laid_back(hand, card):
