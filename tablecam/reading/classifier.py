@@ -409,15 +409,13 @@ class CardClassifier:
             return reads
         e_rank, e_suit, e_kind = self.probabilities(
             [v for i in doubtful for v in tta_views(np.asarray(cards[i]))])
-        again = judge(average_looks(p_rank[doubtful], e_rank),
-                      average_looks(p_suit[doubtful], e_suit),
-                      average_looks(p_kind[doubtful], e_kind), self.tta_threshold)
+        looks = (average_looks(p_rank[doubtful], e_rank), average_looks(p_suit[doubtful], e_suit),
+                 average_looks(p_kind[doubtful], e_kind))
+        again = judge(*looks, self.tta_threshold)
         for i, read in zip(doubtful, again, strict=True):
             reads[i] = read
         if self.side_look:
-            self.look_aside(cards, reads, doubtful, average_looks(p_rank[doubtful], e_rank),
-                            average_looks(p_suit[doubtful], e_suit),
-                            average_looks(p_kind[doubtful], e_kind))
+            self.look_aside(cards, reads, doubtful, *looks)
         if self.second is not None:
             self.ask_second(cards, reads)
         return reads

@@ -42,7 +42,7 @@ from tablecam.events import (
     other_seat,
 )
 from tablecam.inputs import ButtonPress
-from tablecam.referee.table import Column, TableModel, columns_for
+from tablecam.referee.table import Column, TableModel, columns_for, deal_for
 from tablecam.rules.settings import Settings
 
 #: A slap this long before the camera saw the round's last card still counts.
@@ -1317,9 +1317,7 @@ class Referee:
         from round 8's table A's spit card went down alone; B's was reported as a card
         played from B's column 5)."""
         if self.phase in ("waiting_deal", "game_over"):
-            return sum(1 for columns, cards in
-                       ((columns_for(n), n) for n in self.expected_counts().values())
-                       if cards > columns * (columns + 1) // 2)
+            return sum(1 for n in self.expected_counts().values() if deal_for(n).spit > 0)
         return sum(1 for s in SEATS if self.table.sides[s].spit > 0)
 
     def expected_counts(self) -> dict[Seat, int]:

@@ -12,14 +12,19 @@ from dataclasses import dataclass, field
 
 from tablecam.cards import Card, Rank
 from tablecam.events import PILES, SEATS, Pile, Seat
+from tablecam.rules.game import Layout, layout_for
+
+
+def deal_for(cards: int) -> Layout:
+    """How a player with ``cards`` cards deals (``rules.layout_for``): the most whole
+    columns, at most 5, and the rest spit cards; a count drifted outside 0..52 is held to
+    those bounds rather than refused."""
+    return layout_for(min(max(cards, 0), 52))
 
 
 def columns_for(cards: int) -> int:
     """Columns a player lays with ``cards`` cards: the most whole columns, at most 5."""
-    columns = 0
-    while columns < 5 and (columns + 1) * (columns + 2) // 2 <= cards:
-        columns += 1
-    return columns
+    return deal_for(cards).columns
 
 
 @dataclass(slots=True)

@@ -2213,10 +2213,8 @@ class Tracker:
     def _named_in_its_column(self, card: Card) -> bool:
         """Does the column we believe ``card`` tops show it, named by the reader itself
         in this frame, with no hand over it?"""
-        name = self._located().get(card)
-        zone = self._zones.get(name) if name is not None else None
-        return (zone is not None and name in COLUMN_ZONES and zone.accepted == ("face_up", card)
-                and self._in_plain_view(name) and zone.named_at >= self._last_t)
+        return (self._shown_in_its_column(card)
+                and self._zones[self._located()[card]].named_at >= self._last_t)
 
     def _shown_in_its_column(self, card: Card) -> bool:
         """Does the column we believe ``card`` tops show it in plain view in this frame,
@@ -2580,16 +2578,14 @@ class Tracker:
         never have left (dev game 2678: A2's KC read as a back after a hand went by was
         settled onto the right pile 5 s later), and is not.
         """
-        hand = self._in_hand[card]
+        hand = self._in_hand.pop(card)
         if self._column_value(hand.seat, hand.column) == ("face_up", card):
-            del self._in_hand[card]
             return []
         pile = self._fitting_pile(card)
         if pile is not None:
-            if not trace:
-                del self._in_hand[card]
+            if trace:
+                self._in_hand[card] = hand  # still held as ``_play`` judges it (and drops it)
             return self._play(t, hand.seat, hand.column, card, pile)
-        del self._in_hand[card]
         if self._laid_back(hand, card):
             return []
         return [Unsure(t, f"lost sight of {card.code} from {hand.seat}'s column {hand.column}; "
